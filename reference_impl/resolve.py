@@ -12,13 +12,14 @@ import copy
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 from .catalog import load_variant_file, variant_path
 from .checks import semantic_problems
 from .errors import Problem, SpecError
-from .schemas import schema_problems
+from .schemas import schema_problems, table_problems
 from .yaml_source import Located, format_path
 
 SCHEMA = "variant.schema.json"
@@ -46,10 +47,15 @@ def table_hash(table: Mapping[str, Any]) -> str:
 
 def _checked_file(path: Path) -> Located:
     located = load_variant_file(path)
+    return _checked_located(located)
+
+
+@lru_cache(maxsize=None)
+def _checked_located(located: Located) -> Located:
     if not isinstance(located.data, dict):
         raise SpecError(located.problem((), "a variant table must be a mapping"))
-    problems = schema_problems(located, SCHEMA)
-    expected = path.stem
+    problems = schema_problems(located, SCHEMA, partial="extends" in located.data)
+    expected = Path(located.file).stem
     if located.data.get("id") not in (None, expected) and not problems:
         problems.append(located.problem(("id",), f"id {located.data.get('id')!r} does not match the file name {expected!r}"))
     if problems:
@@ -72,6 +78,8 @@ def _merge_clauses(parent: list[dict], child: list[dict]) -> list[dict]:
 def _merge(parent: Any, child: Any, key: str | None = None) -> Any:
     if key == "clauses":
         return _merge_clauses(parent, child)
+    if key in ("options", "sources"):
+        return {**copy.deepcopy(parent), **copy.deepcopy(child)}
     if isinstance(parent, dict) and isinstance(child, dict):
         merged = copy.deepcopy(parent)
         for k, v in child.items():
@@ -80,23 +88,37 @@ def _merge(parent: Any, child: Any, key: str | None = None) -> Any:
     return copy.deepcopy(child)
 
 
-def _merged_table(path: Path, chain: tuple[str, ...] = ()) -> tuple[dict[str, Any], Located]:
+def _chain(path: Path, seen: tuple[str, ...] = ()) -> tuple[Located, ...]:
+    """The checked files from ``path`` up through its ``extends`` parents."""
     located = _checked_file(path)
     data = located.data
-    if data["id"] in chain:
-        raise SpecError(located.problem(("extends",), "extends loop: " + " -> ".join(chain + (data["id"],))))
+    if data["id"] in seen:
+        raise SpecError(located.problem(("extends",), "extends loop: " + " -> ".join(seen + (data["id"],))))
     parent_id = data.get("extends")
     if parent_id is None:
-        return copy.deepcopy(data), located
-    try:
-        parent_path = path.parent / f"{parent_id}.yaml"
-        if not parent_path.is_file():
+        return (located,)
+    parent_path = path.parent / f"{parent_id}.yaml"
+    if not parent_path.is_file():
+        try:
             parent_path = variant_path(parent_id)
-    except SpecError:
-        raise SpecError(located.problem(("extends",), f"unknown parent variant {parent_id!r}")) from None
-    parent, _ = _merged_table(parent_path, chain + (data["id"],))
-    child = {k: v for k, v in data.items() if k != "extends"}
-    return _merge(parent, child), located
+        except SpecError:
+            raise SpecError(located.problem(("extends",), f"unknown parent variant {parent_id!r}")) from None
+    return (located,) + _chain(parent_path, seen + (data["id"],))
+
+
+@lru_cache(maxsize=256)
+def _merged_text(chain: tuple[Located, ...]) -> str:
+    """The merged table of a chain (child first), as JSON text: cached, and copied cheaply."""
+    merged = copy.deepcopy(chain[-1].data)
+    for located in reversed(chain[:-1]):
+        child = {k: v for k, v in located.data.items() if k != "extends"}
+        merged = _merge(merged, child)
+    return json.dumps(merged)
+
+
+def _merged_table(path: Path) -> tuple[dict[str, Any], Located]:
+    chain = _chain(path)
+    return json.loads(_merged_text(chain)), chain[0]
 
 
 def _set_path(table: dict[str, Any], dotted: str, value: Any) -> None:
@@ -152,6 +174,11 @@ def coerce_option_value(option: Mapping[str, Any], raw: Any) -> Any:
 def _apply_options(table: dict[str, Any], options: Mapping[str, Any], located: Located) -> dict[str, Any]:
     declared = table.get("options", {})
     problems = []
+    for key, value in table.pop("option-defaults", {}).items():
+        if key not in declared:
+            problems.append(located.problem(("option-defaults", key), f"no option {key!r} to set a default for"))
+        else:
+            declared[key]["default"] = value
     for key in options:
         if key not in declared:
             problems.append(Problem(located.file, f"options.{key}", f"unknown option {key!r} (known: {', '.join(declared) or 'none'})"))
@@ -190,7 +217,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     path = Path(path)
     merged, located = _merged_table(path)
     table = _apply_options(merged, dict(options or {}), located)
-    problems = schema_problems(located, SCHEMA, table)
+    problems = [located.problem(p, m) for p, m in table_problems(table, SCHEMA)]
     if not problems:
         problems = [located.problem(p, m) for p, m in semantic_problems(table)]
     if problems:

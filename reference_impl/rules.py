@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from . import cards as notation
@@ -23,20 +24,32 @@ from .resolve import ResolvedTable, resolve
 # Kinds of action, decoded from tokens once.
 PASS, ORDER, CALL, NAME, ALONE, DEFEND_ALONE, GIVE, TAKE, DISCARD, PLAY, BID = range(11)
 
-CHUNK_BITS = 12
-CHUNK_MASK = (1 << CHUNK_BITS) - 1
+MAX_CHUNK_BITS = 13
+
+
+@lru_cache(maxsize=64)
+def mask_tokens(prefix: str, card_names: tuple[str, ...]) -> "MaskTokens":
+    """Shared token tables: every resolution of a variant has the same pack."""
+    return MaskTokens(prefix, card_names)
 
 
 class MaskTokens:
-    """Turns a bitmask of cards into the list of ``<prefix>:<card>`` tokens, in card order."""
+    """Turns a bitmask of cards into the list of ``<prefix>:<card>`` tokens, in card order.
 
-    __slots__ = ("chunks",)
+    The pack is cut into two (or more) equal chunks of at most 13 cards; each chunk has a
+    table from every subset to its tuple of tokens, so a hand's list is two lookups.
+    """
+
+    __slots__ = ("chunks", "bits", "low_mask")
 
     def __init__(self, prefix: str, card_names: Sequence[str]):
         tokens = [f"{prefix}:{name}" for name in card_names]
+        pieces = max(2, -(-len(tokens) // MAX_CHUNK_BITS))
+        self.bits = max(1, -(-len(tokens) // pieces))
+        self.low_mask = (1 << self.bits) - 1
         self.chunks = []
-        for base in range(0, len(tokens), CHUNK_BITS):
-            part = tokens[base:base + CHUNK_BITS]
+        for base in range(0, pieces * self.bits, self.bits):
+            part = tokens[base:base + self.bits]
             table = [()] * (1 << len(part))
             for mask in range(1, 1 << len(part)):
                 top = mask.bit_length() - 1          # extend the list without the top card
@@ -44,15 +57,13 @@ class MaskTokens:
             self.chunks.append(table)
 
     def __call__(self, mask: int) -> list[str]:
-        chunks = self.chunks
-        if len(chunks) == 1:
-            return list(chunks[0][mask])
+        chunks, bits = self.chunks, self.bits
         if len(chunks) == 2:
-            return [*chunks[0][mask & CHUNK_MASK], *chunks[1][mask >> CHUNK_BITS]]
+            return [*chunks[0][mask & self.low_mask], *chunks[1][mask >> bits]]
         out: list[str] = []
         for table in chunks:
-            out += table[mask & CHUNK_MASK]
-            mask >>= CHUNK_BITS
+            out += table[mask & self.low_mask]
+            mask >>= bits
         return out
 
 
@@ -192,10 +203,10 @@ class Rules:
                     e, strength = -1, 0
                 elif printed[c] == trump and trump >= 0:
                     e, strength = trump, len(trump_order) - trump_order.index(rank)
-                elif printed[c] >= 0:
+                elif printed[c] >= 0 and rank in (plain_order if trump >= 0 else nt_order):
                     order = plain_order if trump >= 0 else nt_order
                     e, strength = printed[c], len(order) - order.index(rank)
-                else:
+                else:   # a Benny where there are no trumps: belongs to no suit, never wins
                     e, strength = -1, 0
                 ctx_eff.append(e)
                 ctx_strength.append(strength)
@@ -318,9 +329,9 @@ class Rules:
         for i, bid in enumerate(self.bids):
             decode[bid.token] = (BID, i)
         self.decode: dict[str, tuple[int, int]] = decode
-        self.play_tokens = MaskTokens("play", self.card_names)
-        self.discard_tokens = MaskTokens("discard", self.card_names)
-        self.give_tokens = MaskTokens("give", self.card_names)
+        self.play_tokens = mask_tokens("play", self.card_names)
+        self.discard_tokens = mask_tokens("discard", self.card_names)
+        self.give_tokens = mask_tokens("give", self.card_names)
 
     # -- helpers for deals -------------------------------------------------------------------
     def cards_of(self, mask: int) -> list[str]:
@@ -389,11 +400,18 @@ class Rules:
             problems.append(f"{len(given)} cards dealt from a pack of {self.n_cards}")
         return problems
 
+    def shuffled(self, rng: random.Random) -> list[int]:
+        """A uniformly random order of the pack's card indices.
+
+        Sorting by one ``random()`` key per card gives every order with equal probability
+        (ties have probability zero) at a fraction of ``shuffle``'s cost, which draws a
+        bounded integer per card in Python code."""
+        keys = [rng.random() for _ in range(self.n_cards)]
+        return sorted(range(self.n_cards), key=keys.__getitem__)
+
     def random_deal(self, rng: random.Random, dealer: int) -> Deal:
         """Shuffle the pack with ``rng`` and deal it by the table's packets."""
-        order = list(range(self.n_cards))
-        rng.shuffle(order)
-        return self.deal_from_order([self.card_names[c] for c in order], dealer)
+        return self.deal_from_order([self.card_names[c] for c in self.shuffled(rng)], dealer)
 
     def first_dealer_by_black_jack(self, order: Sequence[str], start: int = 0) -> int:
         """Deal ``order`` face up one card at a time clockwise from seat ``start``; the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -14,9 +15,26 @@ from .errors import Problem
 from .yaml_source import Located
 
 
+def _without_required(schema: Any) -> Any:
+    """A copy of an object schema in which nothing reached through ``properties`` is
+    required: what a table that ``extends`` another may leave out. Lists and referenced
+    definitions (a clause, an option, a scoring row) stay whole, because a child that gives
+    one replaces the parent's entirely."""
+    if not isinstance(schema, dict):
+        return schema
+    relaxed = {k: v for k, v in schema.items() if k not in ("required", "if", "then", "allOf")}
+    if "properties" in relaxed:
+        relaxed["properties"] = {k: _without_required(v) for k, v in relaxed["properties"].items()}
+    return relaxed
+
+
 @lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
-    """A validator for ``spec/schema/<name>``, resolving ``$ref`` to sibling schemas."""
+def validator(name: str, partial: bool = False) -> Draft202012Validator:
+    """A validator for ``spec/schema/<name>``, resolving ``$ref`` to sibling schemas.
+
+    With ``partial``, the rule sections need not be complete (for a table that extends
+    another); the resolved table is then checked in full.
+    """
     resources = []
     for path in sorted(schema_dir().rglob("*.json")):
         schema = load_schema(str(path.relative_to(schema_dir())))
@@ -25,6 +43,11 @@ def validator(name: str) -> Draft202012Validator:
     registry = Registry().with_resources(resources)
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
+    if partial:
+        top = {k: v for k, v in schema.items() if k not in ("if", "then")}
+        top["properties"] = {k: (_without_required(v) if "$ref" not in v else v)
+                             for k, v in schema["properties"].items()}
+        schema = top
     return Draft202012Validator(schema, registry=registry)
 
 
@@ -35,13 +58,45 @@ def _describe(error: ValidationError) -> ValidationError:
     return error
 
 
-def schema_problems(located: Located, schema_name: str, data: Any = None) -> list[Problem]:
+def schema_problems(located: Located, schema_name: str, data: Any = None, partial: bool = False) -> list[Problem]:
     """Every schema violation in ``located`` (or in ``data``, reported against its file)."""
     document = located.data if data is None else data
     problems = []
-    for error in validator(schema_name).iter_errors(document):
+    for error in validator(schema_name, partial).iter_errors(document):
         best = _describe(error)
         path = list(best.absolute_path)
         problems.append(located.problem(path, best.message))
     problems.sort(key=lambda p: (p.line or 0, p.path))
+    return problems
+
+
+@lru_cache(maxsize=4096)
+def _section_errors(schema_name: str, key: str, canonical: str) -> tuple[tuple[tuple[Any, ...], str], ...]:
+    root = validator(schema_name)
+    section = root.evolve(schema=root.schema["properties"][key])
+    found = []
+    for error in section.iter_errors(json.loads(canonical)):
+        best = _describe(error)
+        found.append(((key, *best.absolute_path), best.message))
+    return tuple(found)
+
+
+def table_problems(table: dict[str, Any], schema_name: str = "variant.schema.json") -> list[tuple[tuple[Any, ...], str]]:
+    """Schema violations of a complete (resolved) table, as (path, message) pairs.
+
+    Each top-level section is checked against its own sub-schema and the answer memoised
+    on the section's canonical JSON: resolutions of one variant under many option values
+    share most sections, so checking a thousand combinations costs little more than one.
+    """
+    schema = validator(schema_name).schema
+    problems: list[tuple[tuple[Any, ...], str]] = []
+    for key in schema.get("required", []) + schema.get("then", {}).get("required", []):
+        if key not in table:
+            problems.append(((), f"{key!r} is a required property"))
+    for key, value in table.items():
+        if key not in schema["properties"]:
+            problems.append(((), f"Additional properties are not allowed ({key!r} was unexpected)"))
+            continue
+        canonical = json.dumps(value, sort_keys=True, separators=(",", ":"))
+        problems += _section_errors(schema_name, key, canonical)
     return problems

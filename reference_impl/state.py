@@ -126,7 +126,13 @@ class State:
     def legal_actions(self) -> list[str]:
         """The actions the seat to act may take now, as tokens (empty when none)."""
         if self.phase == PLAY_PHASE:
-            return self.rules.play_tokens(self._playable())
+            hand = self.hands[self.to_act]
+            if self.trick:
+                r = self.rules
+                follow = hand & r.suit_mask[self.trump][self.led]
+                if follow:
+                    hand = follow | (hand & r.master_bit) if r.master_any_time else follow
+            return self.rules.play_tokens(hand)
         return _LEGAL[self.phase](self)
 
     def apply(self, action: str, seat: int | None = None) -> None:
@@ -143,8 +149,15 @@ class State:
             raise ActionError(WRONG_PHASE, f"no one is to act in phase {self.phase}")
         if seat is not None and seat != self.to_act:
             raise ActionError(OUT_OF_TURN, f"seat {seat} acted but seat {self.to_act} is to act")
-        if self.phase == PLAY_PHASE and kind == PLAY:
-            if not self._playable() >> arg & 1:
+        if kind == PLAY and self.phase == PLAY_PHASE:
+            # The hot path: the follow rule inlined (it is _playable()).
+            hand = self.hands[self.to_act]
+            if self.trick:
+                r = self.rules
+                follow = hand & r.suit_mask[self.trump][self.led]
+                if follow:
+                    hand = follow | (hand & r.master_bit) if r.master_any_time else follow
+            if not hand >> arg & 1:
                 raise ActionError(ILLEGAL_ACTION, self._why_not_playable(arg))
             self.events.append(("action", self.to_act, action))
             self._play(arg)
@@ -172,8 +185,7 @@ class State:
         if self.phase != DEAL:
             raise ActionError(WRONG_PHASE, f"a deal is not expected in phase {self.phase}")
         r = self.rules
-        order = list(range(r.n_cards))
-        rng.shuffle(order)
+        order = r.shuffled(rng)
         n, dealer = r.n, self.dealer
         hands = [0] * n
         widow, upcard = 0, -1
@@ -505,14 +517,15 @@ class State:
         return True
 
     def _playable(self) -> int:
+        """The bitmask of cards the seat to act may play: follow the effective suit led if
+        able (the master card too, where it may be played at any time), else anything.
+        ``legal_actions`` and ``apply`` inline this same expression on the hot path."""
         hand = self.hands[self.to_act]
         if self.trick:
             r = self.rules
             follow = hand & r.suit_mask[self.trump][self.led]
             if follow:
-                if r.master_any_time:
-                    follow |= hand & r.master_bit
-                return follow
+                return follow | (hand & r.master_bit) if r.master_any_time else follow
         return hand
 
     def _why_not_playable(self, card: int) -> str:
@@ -569,34 +582,41 @@ class State:
     # -- scoring and the end of the game -------------------------------------------------------
     def _score_hand(self) -> None:
         r = self.rules
-        side = self._maker_side()
-        maker_tricks = sum(self.tricks_won[s] for s in side)
-        if self.maker < 0:
-            made, value = None, 0
-        elif self.bid >= 0:
-            bid = r.bids[self.bid]
-            made, value = bid.min_tricks <= maker_tricks <= bid.max_tricks, bid.value
+        won = self.tricks_won
+        maker = self.maker
+        if maker < 0:
+            maker_unit, maker_tricks, made, value = -1, 0, None, 0
         else:
-            made, value = maker_tricks >= r.makers_need, 0
+            maker_unit = r.unit_of[maker]
+            side = r.units[maker_unit] if r.sides == "partnerships" else (maker,)
+            maker_tricks = sum(won[s] for s in side)
+            if self.bid >= 0:
+                bid = r.bids[self.bid]
+                made, value = bid.min_tricks <= maker_tricks <= bid.max_tricks, bid.value
+            else:
+                made, value = maker_tricks >= r.makers_need, 0
         row = self._matching_row(maker_tricks, made)
-        maker_units = sorted({r.unit_of[s] for s in side})
-        defender_units = [u for u in range(len(r.units)) if u not in maker_units] if side else []
-        targets = {"makers": maker_units, "defenders": defender_units, "everyone": list(range(len(r.units)))}
         points = [0] * len(r.units)
         for target, fixed, contract, per_trick, at_least in row.awards:
-            for unit in targets[target]:
-                won = sum(self.tricks_won[s] for s in r.units[unit])
-                amount = fixed + contract * value + per_trick * won
-                if at_least is not None:
-                    amount = max(amount, at_least)
+            for unit in range(len(points)):
+                if target == "makers":
+                    if unit != maker_unit:
+                        continue
+                elif target == "defenders" and (unit == maker_unit or maker_unit < 0):
+                    continue
+                amount = fixed + contract * value
+                if per_trick:
+                    amount += per_trick * sum(won[s] for s in r.units[unit])
+                if at_least is not None and amount < at_least:
+                    amount = at_least
                 points[unit] += amount
-        before = list(self.scores)
+        scores = self.scores
+        for unit, amount in enumerate(points):
+            scores[unit] += amount
         self.hand_points = points
         self.last_row = row.id
-        for unit, amount in enumerate(points):
-            self.scores[unit] += amount
-        self.events.append(("score", row.id, tuple(points), tuple(self.scores)))
-        self._check_game_over(before, maker_units, row)
+        self.events.append(("score", row.id, tuple(points), tuple(scores)))
+        self._check_game_over(points, maker_unit, row)
 
     def _matching_row(self, maker_tricks: int, made: bool | None):
         for row in self.rules.scoring_rows:
@@ -616,16 +636,17 @@ class State:
         raise SpecError(f"no scoring row of {self.rules.id} matches a hand with {maker_tricks} maker tricks"
                         f" (alone={self.alone}, defender alone={self.defender_alone >= 0}, made={made})")
 
-    def _check_game_over(self, before: list[int], maker_units: list[int], row) -> None:
+    def _check_game_over(self, points: list[int], maker_unit: int, row) -> None:
         r = self.rules
-        reached = [u for u, score in enumerate(self.scores) if score >= r.target]
-        lost = [u for u, score in enumerate(self.scores) if r.lose_at is not None and score <= r.lose_at]
+        target, lose_at = r.target, r.lose_at
+        reached = [u for u, score in enumerate(self.scores) if score >= target]
+        lost = [u for u, score in enumerate(self.scores) if lose_at is not None and score <= lose_at]
         if not reached and not lost:
             self.dealer = r.left[self.dealer]
             self.phase, self.to_act = DEAL, -1
             return
         if reached:
-            self.winner = self._break_tie(reached, before, maker_units, row)
+            self.winner = self._break_tie(reached, points, maker_unit, row)
         else:
             alive = [u for u in range(len(r.units)) if u not in lost]
             top = max((self.scores[u] for u in alive), default=None)
@@ -634,25 +655,27 @@ class State:
         self.events.append(("game-over", self.winner))
         self.phase, self.to_act = GAME_OVER, -1
 
-    def _break_tie(self, reached: list[int], before: list[int], maker_units: list[int], row) -> int | None:
+    def _break_tie(self, reached: list[int], points: list[int], maker_unit: int, row) -> int | None:
+        """Among several sides reaching the target on one hand, the winner by the table's
+        tie-breaks in order; None if they leave a tie."""
         r = self.rules
         candidates = reached
         for rule in r.simultaneous:
             if len(candidates) == 1:
                 break
             if rule == "makers":
-                narrowed = [u for u in candidates if u in maker_units]
-                candidates = narrowed or candidates
+                candidates = [u for u in candidates if u == maker_unit] or candidates
             elif rule == "earliest-trick":
+                # Replay the hand's per-trick awards in trick order from the scores before it.
                 per_trick = {}
                 for target, _fixed, _contract, amount, _least in row.awards:
                     for unit in candidates:
-                        if target == "everyone" or (target == "makers") == (unit in maker_units):
+                        if target == "everyone" or (target == "makers") == (unit == maker_unit):
                             per_trick[unit] = per_trick.get(unit, 0) + amount
-                running = list(before)
+                running = [score - gained for score, gained in zip(self.scores, points)]
                 for _leader, _cards, winner in self.tricks:
                     unit = r.unit_of[winner]
-                    if unit in per_trick:
+                    if per_trick.get(unit):
                         running[unit] += per_trick[unit]
                         if running[unit] >= r.target:
                             candidates = [unit]

@@ -31,7 +31,7 @@ def format_path(path: Iterable[Any]) -> str:
     return text
 
 
-@dataclass
+@dataclass(eq=False)
 class Located:
     """Data loaded from a file, with the line of every path in it."""
 

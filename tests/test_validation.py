@@ -1,0 +1,114 @@
+"""Broken rule tables fail with the file, the line and the JSON path of each problem."""
+
+from pathlib import Path
+
+import pytest
+
+from reference_impl.catalog import variants_dir
+from reference_impl.validate import variant_problems
+
+SOURCE = (variants_dir() / "euchre.yaml").read_text(encoding="utf-8")
+
+
+def broken_copy(tmp_path: Path, old: str, new: str, name: str = "euchre.yaml") -> Path:
+    assert SOURCE.count(old) >= 1, old
+    path = tmp_path / name
+    path.write_text(SOURCE.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_every_shipped_variant_is_valid():
+    for path in sorted(variants_dir().glob("*.yaml")):
+        assert variant_problems(path) == [], path
+
+
+def test_wrong_type(tmp_path):
+    path = broken_copy(tmp_path, "  count: 4\n", "  count: four\n")
+    [problem] = variant_problems(path)
+    assert problem.file == str(path)
+    assert problem.path == "$.players.count"
+    assert problem.line == line_of(path, "count: four")
+    assert "'four' is not of type 'integer'" in problem.message
+
+
+def test_unknown_key(tmp_path):
+    path = broken_copy(tmp_path, "  upcard: true\n", "  upcard: true\n  upcards: 2\n")
+    [problem] = variant_problems(path)
+    assert problem.path == "$.deal" and "upcards" in problem.message
+    assert problem.line == line_of(path, "deal:")
+
+
+def test_unknown_card(tmp_path):
+    path = broken_copy(tmp_path, '  ranks: ["9", T, J, Q, K, A]', '  ranks: ["9", T, J, Q, K, X]')
+    [problem] = variant_problems(path)
+    assert problem.path == "$.deck.ranks[5]" and "'X'" in problem.message
+    assert problem.line == line_of(path, "ranks:")
+
+
+def test_unknown_card_in_an_option(tmp_path):
+    path = broken_copy(tmp_path, "ranking.benny: JK", "ranking.benny: ZZ")
+    problems = variant_problems(path)
+    assert problems, "a Benny that is no card must be refused"
+    assert any(p.path.startswith("$.ranking.benny") and "(with options benny=joker)" in p.message for p in problems)
+
+
+def test_semantic_problem_names_its_path(tmp_path):
+    path = broken_copy(tmp_path, "  partnerships: [[0, 2], [1, 3]]", "  partnerships: [[0, 2], [1, 2]]")
+    [problem] = variant_problems(path)
+    assert problem.path == "$.players.partnerships" and "exactly once" in problem.message
+    assert problem.line == line_of(path, "partnerships: [[0, 2], [1, 2]]")
+
+
+def test_bad_option_path(tmp_path):
+    path = broken_copy(tmp_path, "sets: {alone.partners-best.allowed: true}", "sets: {alone.partners-worst.allowed: true}")
+    [problem] = variant_problems(path)
+    assert problem.path.startswith("$.options.railroading.choices[1].sets")
+    assert "no key 'partners-worst'" in problem.message
+    assert problem.line == line_of(path, "partners-worst")
+
+
+def test_duplicate_key(tmp_path):
+    path = broken_copy(tmp_path, "  count: 4\n", "  count: 4\n  count: 5\n")
+    [problem] = variant_problems(path)
+    assert problem.path == "$.players.count" and "duplicate key" in problem.message
+    assert problem.line == line_of(path, "count: 5")
+
+
+def test_yaml_syntax_error(tmp_path):
+    path = broken_copy(tmp_path, "  count: 4\n", "  count: [4\n")
+    [problem] = variant_problems(path)
+    assert "not valid YAML" in problem.message and problem.line is not None
+
+
+def test_unsafe_yaml_tags_are_refused(tmp_path):
+    path = broken_copy(tmp_path, "  count: 4\n", "  count: !!python/object/apply:os.system ['true']\n")
+    [problem] = variant_problems(path)
+    assert "not valid YAML" in problem.message
+
+
+def test_scoring_row_without_its_clause(tmp_path):
+    path = broken_copy(tmp_path, "  - id: march\n", "  - id: marching\n")
+    problems = variant_problems(path)
+    assert any(p.path == "$.scoring.rows[4].id" and "no clause" in p.message for p in problems)
+
+
+def test_missing_file(tmp_path):
+    [problem] = variant_problems(tmp_path / "nope.yaml")
+    assert "cannot read file" in problem.message
+
+
+@pytest.mark.parametrize("parent", ["euchre", "nonesuch"])
+def test_extends(tmp_path, parent):
+    path = tmp_path / "house.yaml"
+    path.write_text(f"id: house\ntitle: House\nsummary: A house rule.\nextends: {parent}\n"
+                    "sources: {seed-001: {title: x, kind: seed, file: 001_f25c09faf8f7ed31.txt}}\n"
+                    "game: {target: 7}\n", encoding="utf-8")
+    problems = variant_problems(path)
+    if parent == "euchre":
+        assert problems == []
+    else:
+        assert problems[0].path == "$.extends" and "unknown parent" in problems[0].message
