@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
@@ -111,6 +113,99 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shard(text: str) -> tuple[int, int]:
+    k, sep, n = text.partition("/")
+    try:
+        shard = (int(k), int(n))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--shard expects K/N, got {text!r}") from None
+    if not sep or not 1 <= shard[0] <= shard[1]:
+        raise argparse.ArgumentTypeError(f"--shard expects K/N with 1 <= K <= N, got {text!r}")
+    return shard
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    from .reference_engine import main as serve
+    return serve()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .check import SkipList, run_cases, select
+    from .cases import Case, load_cases, load_corpus_meta
+    from .engine_process import engine_command
+    from .report import JsonlReport, footer, header, print_failures, summary_tables, write_junit, write_tap
+    from .runner import FAILING, CaseResult, Failure
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    try:
+        argv = engine_command(args.engine)
+    except ValueError as exc:
+        err_console.print(f"error: --engine: {exc}")
+        return 2
+    meta = load_corpus_meta()
+    cases, problems = load_cases([Path(p) for p in args.corpus] if args.corpus else None, meta.tags)
+    chosen = select(cases, args.variant, args.case, args.shard)
+    skips = SkipList.read(args.skip) if args.skip else None
+    broken = [CaseResult(Case.unreadable(p), "error", 0.0, Failure(where="case file", message=str(p))) for p in problems]
+    if not chosen and not broken:
+        err_console.print("error: no case matches the selection")
+        return 2
+    tables = {}
+    for case in chosen:
+        tables.setdefault(f"{case.variant} {json.dumps(case.table.selected, sort_keys=True)}",
+                          {"variant": case.variant, "options": case.table.selected, "sha256": case.table.sha256})
+    report_path = Path(args.json)
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report = JsonlReport(report_path)
+    hello: dict = {}
+    results: list[CaseResult] = list(broken)
+    started = time.monotonic()
+    header_written = False
+
+    def write_header() -> None:
+        nonlocal header_written
+        if not header_written:
+            report.write(header(argv, hello or None, meta.version, tables, sys.argv[1:]))
+            header_written = True
+            for result in broken:
+                report.write(result.to_json())
+
+    def on_hello(reply: dict) -> None:
+        if not hello:
+            hello.update(reply)
+
+    console.print(f"euchre-spec check: {len(chosen)} case(s) on {' '.join(argv)} with {args.jobs} engine(s)")
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        task = progress.add_task("cases", total=len(chosen))
+        for result in run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
+                                skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
+                                hello_callback=on_hello):
+            write_header()
+            report.write(result.to_json())
+            results.append(result)
+            progress.advance(task)
+    write_header()
+    failing = [r for r in results if r.outcome in FAILING]
+    exit_code = 1 if failing else 0
+    report.write(footer(results, time.monotonic() - started, exit_code))
+    report.close()
+    engine_name = (hello.get("engine") or {}).get("name", args.engine)
+    if args.junit:
+        write_junit(args.junit, results, engine_name)
+    if args.tap:
+        write_tap(args.tap, results)
+    if args.write_baseline:
+        count = SkipList.write(args.write_baseline, results)
+        console.print(f"baseline: {count} failing case(s) written to {args.write_baseline}")
+    for table in summary_tables(results):
+        console.print(table)
+    print_failures(console, results)
+    counts = ", ".join(f"{n} {o}" for o, n in sorted(Counter(r.outcome for r in results).items()))
+    console.print(f"{len(results)} case(s): {counts}. Report: {report_path}")
+    return exit_code
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="euchre-spec", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,6 +223,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--games", type=int, default=1)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("engine", help="run the reference engine on stdin/stdout (the JSON Lines protocol)")
+    p.set_defaults(func=cmd_engine)
+
+    p = sub.add_parser("check", help="check an engine against the corpus")
+    p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")
+    p.add_argument("--variant", help="only cases of this variant")
+    p.add_argument("--case", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")
+    p.add_argument("--corpus", action="append", metavar="PATH", help="case files or directories (default: the built-in corpus)")
+    p.add_argument("--skip", metavar="FILE", help="skip (baseline) file: failures listed are expected")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="engines run in parallel")
+    p.add_argument("--shard", type=_shard, metavar="K/N", help="run only the K-th of N shares of the cases")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each reply")
+    p.add_argument("--case-timeout", type=float, default=60.0, metavar="S", help="seconds for a whole case")
+    p.add_argument("--json", default="reports/report.jsonl", metavar="F", help="JSON Lines report (default %(default)s)")
+    p.add_argument("--junit", metavar="F", help="also write JUnit XML")
+    p.add_argument("--tap", metavar="F", help="also write TAP")
+    p.add_argument("--max-fail", type=int, metavar="N", help="stop starting cases after N unexpected failures")
+    p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
+    p.add_argument("--strict-replies", action="store_true", help="validate every reply against its schema (slower)")
+    p.set_defaults(func=cmd_check)
     return parser
 
 

@@ -40,17 +40,16 @@ class SpecError(Exception):
 # Error categories shared with the engine protocol (docs/protocol.md).
 ILLEGAL_ACTION = "illegal_action"
 OUT_OF_TURN = "out_of_turn"
-BAD_ACTION = "bad_action"
 WRONG_PHASE = "wrong_phase"
 
 
 class ActionError(Exception):
     """An action the rules refuse; the state it was offered to is left unchanged.
 
-    ``category`` is one of ``illegal_action`` (a known action the seat may not take now),
-    ``out_of_turn`` (a seat acting when it is not its turn), ``bad_action`` (not an action
-    token at all) and ``wrong_phase`` (nothing can be applied: a deal is awaited or the
-    game is over).
+    ``category`` is, in order of precedence: ``wrong_phase`` (no one can act: a deal is
+    awaited or the game is over), ``out_of_turn`` (a seat acting when it is not its turn)
+    and ``illegal_action`` (anything the seat to act may not do now, including a token that
+    is no action of the variant at all).
     """
 
     def __init__(self, category: str, message: str):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from .errors import ActionError, BAD_ACTION, ILLEGAL_ACTION, OUT_OF_TURN, WRONG_PHASE, SpecError
+from .errors import ActionError, ILLEGAL_ACTION, OUT_OF_TURN, WRONG_PHASE, SpecError
 from .rules import (ALONE, BID, CALL, DEFEND_ALONE, DISCARD, GIVE, NAME, ORDER, PASS, PLAY, TAKE,
                     Deal, Rules)
 
@@ -138,17 +138,17 @@ class State:
     def apply(self, action: str, seat: int | None = None) -> None:
         """Apply ``action`` for the seat to act (or check that it is ``seat``'s turn).
 
-        Raises :class:`ActionError` with category ``bad_action``, ``wrong_phase``,
-        ``out_of_turn`` or ``illegal_action``; the state is then unchanged.
+        Raises :class:`ActionError` with category ``wrong_phase``, ``out_of_turn`` or
+        ``illegal_action`` (checked in that order); the state is then unchanged.
         """
-        try:
-            kind, arg = self.rules.decode[action]
-        except (KeyError, TypeError):
-            raise ActionError(BAD_ACTION, f"{action!r} is not an action of this variant") from None
         if self.to_act < 0:
             raise ActionError(WRONG_PHASE, f"no one is to act in phase {self.phase}")
         if seat is not None and seat != self.to_act:
             raise ActionError(OUT_OF_TURN, f"seat {seat} acted but seat {self.to_act} is to act")
+        try:
+            kind, arg = self.rules.decode[action]
+        except (KeyError, TypeError):
+            raise ActionError(ILLEGAL_ACTION, f"{action!r} is not an action of this variant") from None
         if kind == PLAY and self.phase == PLAY_PHASE:
             # The hot path: the follow rule inlined (it is _playable()).
             hand = self.hands[self.to_act]

@@ -97,11 +97,21 @@ def test_out_of_turn_is_its_own_category():
 
 
 @pytest.mark.parametrize("token", ["bogus", "play:ZZ", "", "call:X", 7])
-def test_unknown_tokens_are_bad_actions(token):
+def test_unknown_tokens_are_illegal_actions(token):
     state = start(D1, D1_UP, dealer=0, kitty=D1_KITTY)
+    before = state.observation()
     with pytest.raises(ActionError) as caught:
         state.apply(token)
-    assert caught.value.category == "bad_action"
+    assert caught.value.category == "illegal_action"
+    assert state.observation() == before
+
+
+def test_nothing_can_be_applied_while_a_deal_is_awaited():
+    state = start(D1, D1_UP, dealer=0, kitty=D1_KITTY)
+    act(state, "pass " * 8)
+    with pytest.raises(ActionError) as caught:
+        state.apply("pass")
+    assert caught.value.category == "wrong_phase"
 
 
 def test_a_known_action_in_the_wrong_phase_is_illegal():

@@ -1,0 +1,207 @@
+"""Reading the corpus: case files, checked against the case schema and against the rules.
+
+A broken case is never silently dropped: it becomes a :class:`Problem` naming the file,
+the line and the JSON path, and the runner reports it as an ``error`` line of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from reference_impl.errors import Problem, SpecError
+from reference_impl.resolve import ResolvedTable, resolve
+from reference_impl.schemas import schema_problems
+from reference_impl.yaml_source import Located, load_file
+
+from . import CORPUS_DIR
+
+CASE_SCHEMA = "case.schema.json"
+CORPUS_FILE = "corpus.yaml"
+
+
+@dataclass
+class Case:
+    """One conformance case, normalised: card strings split into lists."""
+
+    id: str
+    title: str
+    variant: str
+    options: dict[str, Any]
+    clauses: list[str]
+    tags: list[str]
+    setup: dict[str, Any]
+    hands: list[dict[str, Any]]
+    expect: dict[str, Any]
+    file: str
+    line: int | None
+    data: dict[str, Any] = field(repr=False)
+    table: ResolvedTable | None = field(default=None, repr=False)
+
+    @property
+    def steps(self) -> int:
+        return sum(len(hand["steps"]) for hand in self.hands)
+
+    @classmethod
+    def unreadable(cls, problem: Problem) -> "Case":
+        """A stand-in for a case that could not be read, so the report can still show it."""
+        name = Path(problem.file).stem or "case"
+        return cls(id=f"unreadable:{name}", title=str(problem), variant="(unknown)", options={}, clauses=[],
+                   tags=[], setup={}, hands=[], expect={}, file=problem.file, line=problem.line, data={})
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The vocabulary and version of a corpus directory."""
+
+    version: str
+    tags: dict[str, str]
+
+
+def load_corpus_meta(root: Path = CORPUS_DIR) -> Corpus:
+    located = load_file(root / CORPUS_FILE)
+    data = located.data or {}
+    if not isinstance(data.get("version"), str) or not isinstance(data.get("tags"), dict):
+        raise SpecError(located.problem((), "corpus.yaml needs a version string and a tags mapping"))
+    return Corpus(data["version"], {str(k): str(v) for k, v in data["tags"].items()})
+
+
+def case_files(paths: Iterable[Path] | None = None) -> list[Path]:
+    """Case files under the given paths (default: the whole corpus), sorted."""
+    files: list[Path] = []
+    for path in paths or [CORPUS_DIR]:
+        path = Path(path)
+        if path.is_dir():
+            files += [p for p in path.rglob("*.yaml") if p.name != CORPUS_FILE]
+        else:
+            files.append(path)
+    return sorted(set(files))
+
+
+def split_cards(value: Any) -> Any:
+    return value.split() if isinstance(value, str) else value
+
+
+def _normalise_deal(deal: dict[str, Any]) -> dict[str, Any]:
+    out = dict(deal)
+    if "hands" in out:
+        out["hands"] = [split_cards(h) for h in out["hands"]]
+    for key in ("widow", "kitty", "deck"):
+        if key in out:
+            out[key] = split_cards(out[key])
+    return out
+
+
+def _normalise_expect(expect: dict[str, Any] | None) -> dict[str, Any]:
+    expect = dict(expect or {})
+    if "hands" in expect:
+        expect["hands"] = [split_cards(h) for h in expect["hands"]]
+    return expect
+
+
+def _normalise_setup(setup: dict[str, Any]) -> dict[str, Any]:
+    out = dict(setup)
+    if "first_dealer" in out:
+        out["first_dealer"] = {**out["first_dealer"], "cards": split_cards(out["first_dealer"]["cards"])}
+    out["expect"] = _normalise_expect(out.get("expect"))
+    return out
+
+
+@lru_cache(maxsize=512)
+def _resolved(variant: str, options_json: str) -> ResolvedTable:
+    return resolve(variant, json.loads(options_json))
+
+
+def resolved_table(variant: str, options: dict[str, Any]) -> ResolvedTable:
+    """The resolved table of a case (cached: many cases share one)."""
+    return _resolved(variant, json.dumps(options, sort_keys=True))
+
+
+def _case_problems(case: Case, located: Located, path: tuple, tags: dict[str, str] | None) -> list[Problem]:
+    problems = []
+    try:
+        case.table = resolved_table(case.variant, case.options)
+    except SpecError as exc:
+        message = "; ".join(p.message for p in exc.problems)
+        return [located.problem(path + ("variant",), f"cannot resolve {case.variant} with these options: {message}")]
+    anchors = {c["id"] for c in case.table.table.get("clauses", [])}
+    for i, clause in enumerate(case.clauses):
+        if clause not in anchors:
+            problems.append(located.problem(path + ("clauses", i), f"no clause {clause!r} in {case.variant} with these options"))
+    for h, hand in enumerate(case.hands):
+        for s, step in enumerate(hand["steps"]):
+            if "clause" in step and step["clause"] not in anchors:
+                problems.append(located.problem(path + ("hands", h, "steps", s, "clause"), f"no clause {step['clause']!r} in {case.variant}"))
+    if tags is not None:
+        for i, tag in enumerate(case.tags):
+            if tag not in tags:
+                problems.append(located.problem(path + ("tags", i), f"unknown tag {tag!r} (see {CORPUS_FILE})"))
+    n = case.table.table["players"]["count"]
+    units = len(case.table.table["players"].get("partnerships", [])) or n
+    scores = case.setup.get("scores")
+    if scores is not None and len(scores) != units:
+        problems.append(located.problem(path + ("setup", "scores"), f"{len(scores)} scores for {units} sides"))
+    for h, hand in enumerate(case.hands):
+        if "hands" in hand["deal"] and len(hand["deal"]["hands"]) != n:
+            problems.append(located.problem(path + ("hands", h, "deal", "hands"), f"{len(hand['deal']['hands'])} hands for {n} players"))
+        for s, step in enumerate(hand["steps"]):
+            if step["seat"] >= n:
+                problems.append(located.problem(path + ("hands", h, "steps", s, "seat"), f"no seat {step['seat']} among {n} players"))
+    return problems
+
+
+def load_case_file(path: Path, tags: dict[str, str] | None = None) -> tuple[list[Case], list[Problem]]:
+    """The cases in one file and the problems found in it."""
+    try:
+        located = load_file(path)
+    except SpecError as exc:
+        return [], exc.problems
+    if not isinstance(located.data, dict):
+        return [], [located.problem((), "a case file holds a case mapping or a `cases:` list")]
+    problems = schema_problems(located, CASE_SCHEMA)
+    if problems:
+        return [], problems
+    if "cases" in located.data:
+        entries = [(("cases", i), data) for i, data in enumerate(located.data["cases"])]
+    else:
+        entries = [((), located.data)]
+    cases = []
+    for where, data in entries:
+        case = Case(
+            id=data["id"], title=data["title"], variant=data["variant"], options=dict(data.get("options", {})),
+            clauses=list(data["clauses"]), tags=list(data["tags"]),
+            setup=_normalise_setup(data["setup"]),
+            hands=[{**hand, "deal": _normalise_deal(hand["deal"]),
+                    "after_deal": _normalise_expect(hand.get("after_deal")),
+                    "expect": _normalise_expect(hand.get("expect")),
+                    "steps": [{**step, "expect": _normalise_expect(step.get("expect"))} for step in hand["steps"]]}
+                   for hand in data["hands"]],
+            expect=_normalise_expect(data.get("expect")), file=str(path), line=located.line_of(where), data=data)
+        case_problems = _case_problems(case, located, where, tags)
+        if case_problems:
+            problems += case_problems
+        else:
+            cases.append(case)
+    return cases, problems
+
+
+def load_cases(paths: Iterable[Path] | None = None, tags: dict[str, str] | None = None) -> tuple[list[Case], list[Problem]]:
+    """Every case under ``paths`` (default: the corpus) and every problem, ids checked unique."""
+    cases: list[Case] = []
+    problems: list[Problem] = []
+    for path in case_files(paths):
+        found, trouble = load_case_file(path, tags)
+        cases += found
+        problems += trouble
+    seen: dict[str, Case] = {}
+    unique = []
+    for case in cases:
+        if case.id in seen:
+            problems.append(Problem(case.file, "$.id", f"duplicate case id {case.id!r} (also in {seen[case.id].file})", case.line))
+        else:
+            seen[case.id] = case
+            unique.append(case)
+    return sorted(unique, key=lambda c: c.id), problems

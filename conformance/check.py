@@ -1,0 +1,132 @@
+"""A whole conformance run: select cases, spread them over worker engines, classify results.
+
+Each worker thread owns one engine process (``-j N`` gives N engines). Results stream back
+as cases finish; a skip file turns the failures it lists into ``expected-fail`` and flags
+the ones that now pass as ``unexpected-pass``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from .cases import Case
+from .runner import FAILING, CaseResult, Failure, Session
+
+
+@dataclass
+class SkipList:
+    """Case-id globs from a skip (baseline) file: one per line, ``#`` starts a comment."""
+
+    patterns: list[tuple[str, str]] = field(default_factory=list)   # (glob, reason)
+
+    @classmethod
+    def read(cls, path: str | Path) -> "SkipList":
+        patterns = []
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            body, _, reason = line.partition("#")
+            body = body.strip()
+            if body:
+                patterns.append((body, reason.strip()))
+        return cls(patterns)
+
+    def match(self, case_id: str) -> str | None:
+        """The reason a case is listed ("" when none is given), or None if it is not."""
+        for glob, reason in self.patterns:
+            if fnmatch.fnmatchcase(case_id, glob):
+                return reason
+        return None
+
+    @staticmethod
+    def write(path: str | Path, results: Iterable[CaseResult]) -> int:
+        failing = sorted((r.case.id, r.outcome) for r in results if r.outcome in FAILING | {"expected-fail"})
+        lines = ["# euchre-spec baseline: cases this engine is known to fail (one case id or glob per line)."]
+        lines += [f"{case_id}  # {outcome}" for case_id, outcome in failing]
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return len(failing)
+
+
+def select(cases: list[Case], variant: str | None = None, globs: list[str] | None = None,
+           shard: tuple[int, int] | None = None) -> list[Case]:
+    """The cases to run: by variant, by id glob, then this shard's share (``K/N``, 1-based)."""
+    chosen = [c for c in cases if variant is None or c.variant == variant]
+    if globs:
+        chosen = [c for c in chosen if any(fnmatch.fnmatchcase(c.id, g) for g in globs)]
+    if shard:
+        k, n = shard
+        chosen = [c for i, c in enumerate(chosen) if i % n == k - 1]
+    return chosen
+
+
+def apply_skip_list(result: CaseResult, skips: SkipList | None) -> CaseResult:
+    if skips is None:
+        return result
+    reason = skips.match(result.case.id)
+    if reason is None:
+        return result
+    if result.outcome in FAILING:
+        result.detail = f"listed in the skip file{': ' + reason if reason else ''}"
+        result.outcome = "expected-fail"
+    elif result.outcome == "pass":
+        result.outcome = "unexpected-pass"
+        result.failure = Failure(where="skip file", message="listed as failing, but the case now passes: remove it from the skip file")
+    return result
+
+
+def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float = 10.0, case_timeout: float = 60.0,
+              skips: SkipList | None = None, max_fail: int | None = None, strict_replies: bool = False,
+              hello_callback: Callable[[dict], None] | None = None) -> Iterator[CaseResult]:
+    """Run ``cases`` on ``jobs`` engines; yield each result as it is known.
+
+    After ``max_fail`` unexpected failures no new case is started; those not run are
+    yielded as ``skipped`` so that the report still accounts for every case.
+    """
+    todo: queue.Queue = queue.Queue()
+    for index, case in enumerate(cases):
+        todo.put((index, case))
+    done: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    failures = 0
+    lock = threading.Lock()
+
+    def worker() -> None:
+        nonlocal failures
+        session = Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies)
+        try:
+            while True:
+                try:
+                    index, case = todo.get_nowait()
+                except queue.Empty:
+                    return
+                if stop.is_set():
+                    done.put(CaseResult(case, "skipped", 0.0, detail="not run: --max-fail reached"))
+                    continue
+                result = apply_skip_list(session.run(case), skips)
+                if hello_callback is not None and session.engine.hello is not None:
+                    hello_callback(session.engine.hello)
+                with lock:
+                    if result.outcome in FAILING:
+                        failures += 1
+                        if max_fail is not None and failures >= max_fail:
+                            stop.set()
+                done.put(result)
+        finally:
+            session.close()
+            done.put(None)
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, min(jobs, len(cases) or 1)))]
+    for thread in threads:
+        thread.start()
+    finished = 0
+    while finished < len(threads):
+        item = done.get()
+        if item is None:
+            finished += 1
+        else:
+            yield item
+    for thread in threads:
+        thread.join()

@@ -1,0 +1,161 @@
+"""Reports of a run. The JSON Lines report is the primary artifact; JUnit XML, TAP, the
+console tables and the site's compliance page are all derived from the same results."""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import IO, Any, Iterable
+
+from rich.console import Console
+from rich.table import Table
+
+from . import PROTOCOL_VERSION, __version__
+from .runner import FAILING, OUTCOMES, CaseResult
+
+
+def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_version: str,
+           tables: dict[str, dict[str, Any]], argv: list[str]) -> dict[str, Any]:
+    """The first line of a report: what ran, against what, with which rule tables."""
+    engine = dict(hello.get("engine", {})) if hello else {}
+    return {
+        "type": "header", "format": 1,
+        "suite": {"name": "euchre-spec", "version": __version__, "corpus_version": corpus_version},
+        "protocol": PROTOCOL_VERSION,
+        "engine": {"command": engine_command, **engine,
+                   "variants": hello.get("variants") if hello else None,
+                   "commands": hello.get("commands") if hello else None},
+        "tables": tables,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "platform": {"python": platform.python_version(), "system": platform.system()},
+        "arguments": argv,
+    }
+
+
+def footer(results: list[CaseResult], duration: float, exit_code: int) -> dict[str, Any]:
+    counts = Counter(r.outcome for r in results)
+    return {"type": "footer", "counts": {o: counts.get(o, 0) for o in OUTCOMES}, "cases": len(results),
+            "duration_s": round(duration, 3), "exit_code": exit_code}
+
+
+class JsonlReport:
+    """Writes the report line by line, so a run cut short still leaves its results."""
+
+    def __init__(self, path: str | Path):
+        self.handle: IO[str] = open(path, "w", encoding="utf-8")
+
+    def write(self, data: dict[str, Any]) -> None:
+        self.handle.write(json.dumps(data, ensure_ascii=False, sort_keys=False) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def read_jsonl(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+    """Header, case lines and footer of a report (the footer is None for a cut-short run)."""
+    head: dict[str, Any] = {}
+    cases: list[dict[str, Any]] = []
+    foot = None
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        kind = data.get("type")
+        if kind == "header":
+            head = data
+        elif kind == "case":
+            cases.append(data)
+        elif kind == "footer":
+            foot = data
+    return head, cases, foot
+
+
+def _failure_text(result: CaseResult) -> str:
+    if result.failure is not None:
+        return result.failure.describe()
+    return result.detail or result.outcome
+
+
+def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -> None:
+    """JUnit XML: a test suite per variant, a test case per case."""
+    root = ET.Element("testsuites", name=f"euchre-spec {__version__} on {engine_name}")
+    by_variant: dict[str, list[CaseResult]] = defaultdict(list)
+    for result in results:
+        by_variant[result.case.variant].append(result)
+    for variant, group in sorted(by_variant.items()):
+        counts = Counter(r.outcome for r in group)
+        suite = ET.SubElement(root, "testsuite", name=variant, tests=str(len(group)),
+                              failures=str(counts["fail"] + counts["unexpected-pass"]),
+                              errors=str(counts["error"] + counts["crash"] + counts["timeout"]),
+                              skipped=str(counts["skipped"] + counts["unsupported"] + counts["expected-fail"]),
+                              time=f"{sum(r.duration for r in group):.3f}")
+        for result in sorted(group, key=lambda r: r.case.id):
+            case = ET.SubElement(suite, "testcase", classname=f"euchre-spec.{variant}", name=result.case.id,
+                                 file=result.case.file, time=f"{result.duration:.3f}")
+            if result.outcome in ("fail", "unexpected-pass"):
+                ET.SubElement(case, "failure", message=result.outcome, type=result.outcome).text = _failure_text(result)
+            elif result.outcome in ("error", "crash", "timeout"):
+                ET.SubElement(case, "error", message=result.outcome, type=result.outcome).text = _failure_text(result)
+            elif result.outcome in ("skipped", "unsupported", "expected-fail"):
+                ET.SubElement(case, "skipped", message=f"{result.outcome}: {result.detail or ''}".strip())
+            if result.stderr:
+                ET.SubElement(case, "system-err").text = result.stderr
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def write_tap(path: str | Path, results: list[CaseResult]) -> None:
+    """TAP version 13, one test point per case, failures with a YAML diagnostic block."""
+    ordered = sorted(results, key=lambda r: r.case.id)
+    lines = ["TAP version 13", f"1..{len(ordered)}"]
+    for number, result in enumerate(ordered, 1):
+        ok = result.outcome not in FAILING
+        directive = ""
+        if result.outcome in ("skipped", "unsupported"):
+            directive = f" # SKIP {result.outcome}: {result.detail or ''}".rstrip()
+        elif result.outcome == "expected-fail":
+            directive = f" # TODO expected failure: {result.detail or ''}".rstrip()
+        lines.append(f"{'ok' if ok else 'not ok'} {number} - {result.case.id}{directive}")
+        if not ok or result.outcome == "expected-fail":
+            lines.append("  ---")
+            lines.append(f"  outcome: {result.outcome}")
+            if result.failure is not None:
+                for key, value in result.failure.to_json().items():
+                    lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+            lines.append("  ...")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def summary_tables(results: list[CaseResult]) -> list[Table]:
+    """Outcome counts per variant and per feature tag, for the console."""
+    shown = [o for o in OUTCOMES if any(r.outcome == o for r in results)]
+    tables = []
+    for title, key in (("by variant", lambda r: [r.case.variant]), ("by feature", lambda r: r.case.tags or ["(none)"])):
+        table = Table(title=f"Results {title}")
+        table.add_column(title.split()[-1])
+        for outcome in shown:
+            table.add_column(outcome, justify="right")
+        rows: dict[str, Counter] = defaultdict(Counter)
+        for result in results:
+            for name in key(result):
+                rows[name][result.outcome] += 1
+        for name in sorted(rows):
+            table.add_row(name, *[str(rows[name].get(o, 0) or "") for o in shown])
+        tables.append(table)
+    return tables
+
+
+def print_failures(console: Console, results: list[CaseResult], limit: int = 20) -> None:
+    bad = sorted((r for r in results if r.outcome in FAILING), key=lambda r: r.case.id)
+    for result in bad[:limit]:
+        console.print(f"[bold red]{result.outcome.upper()}[/] {result.case.id}  [dim]{result.case.file}[/]", soft_wrap=True)
+        console.print("  " + _failure_text(result).replace("\n", "\n  "), soft_wrap=True, markup=False)
+        if result.stderr:
+            tail = result.stderr.strip().splitlines()[-5:]
+            console.print("  engine stderr (last lines):\n    " + "\n    ".join(tail), soft_wrap=True, markup=False)
+    if len(bad) > limit:
+        console.print(f"... and {len(bad) - limit} more; see the JSON Lines report")

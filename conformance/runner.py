@@ -1,0 +1,310 @@
+"""Running cases against an engine and classifying what happens.
+
+A :class:`Session` owns one long-lived engine process and plays cases through it, one at a
+time: it sends the rule table when it changes, starts a game, deals each hand, applies each
+scripted action, and compares the engine's answers with the case's expectations. The first
+disagreement ends the case with the step, the field, the expected and actual values, and
+the rule clause. Transport failures (crash, hang, garbage) are recorded and the engine is
+restarted for the next case.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference_impl.catalog import load_schema
+from reference_impl.schemas import validator
+
+from .cases import Case
+from .engine_process import EngineFailure, EngineProcess
+
+OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
+FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
+# Error categories about the rules: refusing a legal action for one of these is a rules failure.
+RULE_CATEGORIES = frozenset({"illegal_action", "out_of_turn", "wrong_phase", "bad_deal"})
+SET_FIELDS = frozenset({"legal", "sitting_out"})
+REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state-reply", "deal": "state-reply",
+                 "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply"}
+OBSERVATION_REQUIRED = tuple(load_schema("protocol/observation.schema.json")["required"])
+
+
+@dataclass
+class Failure:
+    """Where and how an engine disagreed with a case."""
+
+    where: str
+    message: str
+    field: str | None = None
+    expected: Any = None
+    actual: Any = None
+    hand: int | None = None
+    step: int | None = None
+    seat: int | None = None
+    action: str | None = None
+    clause: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+    def describe(self) -> str:
+        text = f"{self.where}: {self.message}"
+        if self.field is not None:
+            text += f"\n    field {self.field}: expected {_show(self.expected)}, engine said {_show(self.actual)}"
+        if self.clause:
+            source = self.clause.get("source_title") or self.clause.get("source")
+            text += f"\n    rule {self.clause['id']} ({self.clause.get('title', '')}), source: {source}"
+        return text
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    outcome: str
+    duration: float
+    failure: Failure | None = None
+    stderr: str | None = None
+    engine_starts: int = 0
+    detail: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "type": "case", "id": self.case.id, "file": self.case.file, "variant": self.case.variant,
+            "options": self.case.options, "table_sha256": self.case.table.sha256 if self.case.table else None,
+            "clauses": self.case.clauses, "tags": self.case.tags, "outcome": self.outcome,
+            "duration_ms": round(self.duration * 1000, 2),
+        }
+        if self.failure is not None:
+            data["failure"] = self.failure.to_json()
+        if self.detail:
+            data["detail"] = self.detail
+        if self.stderr:
+            data["stderr"] = self.stderr
+        return data
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (list, set, frozenset)) and all(isinstance(v, str) for v in value):
+        return "[" + ", ".join(sorted(value)) + "]"
+    return repr(value)
+
+
+class CaseFailed(Exception):
+    def __init__(self, failure: Failure, outcome: str = "fail"):
+        super().__init__(failure.message)
+        self.failure = failure
+        self.outcome = outcome
+
+
+def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
+    """Why the engine's declared capabilities exclude this case, or None."""
+    variants = hello.get("variants")
+    needs_deck = any("deck" in hand["deal"] for hand in case.hands)
+    if needs_deck and "deal-deck" not in (hello.get("commands") or []):
+        return "deals given as a pack order (command deal-deck) are not declared"
+    if variants == "*":
+        return None
+    if not isinstance(variants, dict) or case.variant not in variants:
+        return f"variant {case.variant} is not declared"
+    declared = (variants[case.variant] or {}).get("options", {})
+    if declared == "*":
+        return None
+    options = case.table.table.get("options", {})
+    for key, value in case.table.selected.items():
+        if value == options.get(key, {}).get("default"):
+            continue
+        if value not in (declared.get(key) or []):
+            return f"option {key}={value} is not declared"
+    return None
+
+
+class Session:
+    """One engine process, used for case after case."""
+
+    def __init__(self, argv: list[str], timeout: float = 10.0, case_timeout: float = 60.0,
+                 strict_replies: bool = False):
+        self.engine = EngineProcess(argv, timeout)
+        self.case_timeout = case_timeout
+        self.strict_replies = strict_replies
+        self._validated: set[str] = set()
+        self.start_error: str | None = None
+
+    def close(self) -> None:
+        self.engine.stop()
+
+    # -- running one case ----------------------------------------------------------------------
+    def run(self, case: Case) -> CaseResult:
+        started = time.monotonic()
+        starts_before = self.engine.starts
+        self._deadline = started + self.case_timeout
+        self._position: tuple[str, dict[str, Any]] = ("engine start", {})
+        try:
+            if not self.engine.alive():
+                self._validated.clear()
+                self.engine.start()
+            reason = unsupported_reason(self.engine.hello, case)
+            if reason:
+                return CaseResult(case, "unsupported", time.monotonic() - started, detail=reason)
+            self._play(case)
+            outcome, failure, detail = "pass", None, None
+        except CaseFailed as exc:
+            outcome, failure, detail = exc.outcome, exc.failure, None
+            if outcome == "skipped":
+                failure, detail = None, exc.failure.message
+        except EngineFailure as exc:
+            where, context = self._position
+            outcome, detail = exc.outcome, None
+            failure = Failure(where=where, message=str(exc), **context)
+            self.engine.kill()          # restarted fresh by the next case
+        stderr = self.engine.stderr_text() or None if outcome in FAILING else None
+        result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
+        result.engine_starts = self.engine.starts - starts_before
+        return result
+
+    def _clause(self, case: Case, clause_id: str | None = None) -> dict[str, Any] | None:
+        clause_id = clause_id or case.clauses[0]
+        table = case.table.table
+        for clause in table.get("clauses", []):
+            if clause["id"] == clause_id:
+                source = table["sources"].get(clause["source"], {})
+                info = {"id": clause_id, "title": clause["title"], "source": clause["source"],
+                        "source_title": source.get("title")}
+                if source.get("url"):
+                    info["url"] = source["url"]
+                return info
+        return {"id": clause_id}
+
+    def _request(self, case: Case, message: dict[str, Any], where: str, clause: dict[str, Any] | None = None,
+                 **context: Any) -> dict[str, Any]:
+        """Send a request that must succeed; an error reply ends the case."""
+        self._position = (where, context)
+        if time.monotonic() > self._deadline:
+            raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s")
+        reply = self.engine.request(message)
+        kind = message["type"]
+        if not reply.get("ok"):
+            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            category = error.get("category")
+            text = f"engine refused {kind}: {category}: {error.get('message', '')}"
+            outcome = "skipped" if category == "unsupported" else "fail" if category in RULE_CATEGORIES else "error"
+            raise CaseFailed(Failure(where=where, message=text, clause=clause or self._clause(case), **context), outcome)
+        self._check_reply(kind, reply, where)
+        return reply
+
+    def _check_reply(self, kind: str, reply: dict[str, Any], where: str) -> None:
+        schema = REPLY_SCHEMAS.get(kind)
+        if schema is None:
+            return
+        if "state" in reply or schema == "state-reply":
+            state = reply.get("state")
+            missing = [k for k in OBSERVATION_REQUIRED if not isinstance(state, dict) or k not in state]
+            if missing:
+                raise CaseFailed(Failure(where=where, message=f"the {kind} reply's state lacks {', '.join(missing)}"), "error")
+        if self.strict_replies or schema not in self._validated:
+            errors = sorted(validator(f"protocol/{schema}.schema.json").iter_errors(reply), key=lambda e: list(e.absolute_path))
+            if errors:
+                path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
+                raise CaseFailed(Failure(where=where, message=f"the {kind} reply is not valid: ${path}: {errors[0].message}"), "error")
+            self._validated.add(schema)
+
+    def _send_rules(self, case: Case) -> None:
+        table = case.table
+        if self.engine.current_table == table.sha256:
+            return
+        self._request(case, {"type": "rules", "variant": case.variant, "options": table.selected,
+                             "sha256": table.sha256, "table": table.table}, where="rules")
+        self.engine.current_table = table.sha256
+
+    def _play(self, case: Case) -> None:
+        self._send_rules(case)
+        setup = case.setup
+        message: dict[str, Any] = {"type": "new_game"}
+        if "dealer" in setup:
+            message["dealer"] = setup["dealer"]
+        else:
+            message["first_dealer"] = {"cards": setup["first_dealer"]["cards"], "start": setup["first_dealer"].get("start", 0)}
+        if "scores" in setup:
+            message["scores"] = setup["scores"]
+        state = self._request(case, message, where="new game")["state"]
+        self._expect(case, setup.get("expect"), state, None, "new game")
+        for h, hand in enumerate(case.hands, 1):
+            deal = {"type": "deal", **hand["deal"]}
+            state = self._request(case, deal, where=f"hand {h} deal", hand=h)["state"]
+            self._expect(case, hand.get("after_deal"), state, None, f"hand {h} after the deal", hand=h)
+            for s, step in enumerate(hand["steps"], 1):
+                state = self._step(case, h, s, step, state)
+            self._expect(case, hand.get("expect"), state, None, f"hand {h} end", hand=h)
+        self._expect(case, case.expect, state, None, "end of case")
+
+    def _step(self, case: Case, h: int, s: int, step: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+        seat, action = step["seat"], step["action"]
+        where = f"hand {h} step {s} (seat {seat} {action})"
+        context = {"hand": h, "step": s, "seat": seat, "action": action}
+        clause = self._clause(case, step.get("clause"))
+        if "reject" in step:
+            self._position = (where, context)
+            reply = self.engine.request({"type": "act", "seat": seat, "action": action})
+            if reply.get("ok"):
+                raise CaseFailed(Failure(where=where, message=f"engine accepted an action it must refuse ({step['reject']})",
+                                         field="error", expected=step["reject"], actual="accepted", clause=clause, **context))
+            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            if error.get("category") != step["reject"]:
+                raise CaseFailed(Failure(where=where, message="engine refused the action with the wrong error category",
+                                         field="error.category", expected=step["reject"], actual=error.get("category"),
+                                         clause=clause, **context))
+            after = self._request(case, {"type": "state"}, where=where + " (state after the refusal)", **context)["state"]
+            if after != state:
+                changed = sorted(k for k in set(after) | set(state) if after.get(k) != state.get(k))
+                raise CaseFailed(Failure(where=where, message="the refused action changed the state",
+                                         field=changed[0], expected=state.get(changed[0]), actual=after.get(changed[0]),
+                                         clause=clause, **context))
+            return state
+        if state.get("to_act") != seat:
+            raise CaseFailed(Failure(where=where, message=f"seat {seat} should be to act", field="to_act",
+                                     expected=seat, actual=state.get("to_act"), clause=clause, **context))
+        if "legal" in step and set(step["legal"]) != set(state.get("legal") or []):
+            raise CaseFailed(Failure(where=where, message="wrong legal actions before this step", field="legal",
+                                     expected=sorted(step["legal"]), actual=sorted(state.get("legal") or []),
+                                     clause=clause, **context))
+        done_before = _completed_tricks(state)
+        after = self._request(case, {"type": "act", "seat": seat, "action": action}, where=where,
+                              clause=clause, **context)["state"]
+        finished = _completed_tricks(after)
+        trick_winner = finished[-1]["winner"] if len(finished) > len(done_before) else None
+        self._expect(case, step.get("expect"), after, trick_winner, where, clause=clause, **context)
+        return after
+
+    def _expect(self, case: Case, expect: dict[str, Any] | None, state: dict[str, Any], trick_winner: int | None,
+                where: str, clause: dict[str, Any] | None = None, **context: Any) -> None:
+        for key, expected in (expect or {}).items():
+            if key == "trick_winner":
+                actual = trick_winner
+                if actual is None:
+                    raise CaseFailed(Failure(where=where, message="this step should have completed a trick", field=key,
+                                             expected=expected, actual=None, clause=clause or self._clause(case), **context))
+            else:
+                actual = state.get(key)
+            if not _same(key, expected, actual):
+                raise CaseFailed(Failure(where=where, message=f"wrong {key}", field=key, expected=expected, actual=actual,
+                                         clause=clause or self._clause(case), **context))
+
+
+class CaseTimedOut(EngineFailure):
+    """The whole case took longer than its budget (each reply came, but too slowly)."""
+
+    outcome = "timeout"
+
+
+def _completed_tricks(state: dict[str, Any]) -> list[dict[str, Any]]:
+    tricks = state.get("tricks") or []
+    return [t for t in tricks if isinstance(t, dict) and t.get("winner") is not None]
+
+
+def _same(key: str, expected: Any, actual: Any) -> bool:
+    if key in SET_FIELDS:
+        return isinstance(actual, list) and set(expected) == set(actual) and len(actual) == len(set(actual))
+    if key == "hands":
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(isinstance(a, list) and set(a) == set(e) for a, e in zip(actual, expected)))
+    return expected == actual and type(expected) is type(actual)
