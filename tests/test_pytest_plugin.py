@@ -1,0 +1,50 @@
+"""The pytest plugin: `pytest --euchre-engine CMD` runs every case as a test item."""
+
+from pathlib import Path
+
+import pytest
+
+from conformance.cases import load_cases, load_corpus_meta
+
+pytest_plugins = ["pytester"]
+
+CASE = Path(__file__).resolve().parent.parent / "conformance" / "corpus" / "euchre" / "made-three-tricks.yaml"
+
+
+def corpus_size() -> int:
+    cases, problems = load_cases(tags=load_corpus_meta().tags)
+    assert not problems
+    return len(cases)
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_every_case_is_an_item_and_passes_on_the_reference(pytester, workers):
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "-p", "no:cacheprovider", *workers)
+    result.assert_outcomes(passed=corpus_size())
+
+
+def test_a_failing_case_fails_with_its_step_and_rule(pytester):
+    wrong = pytester.path / "wrong.yaml"
+    wrong.write_text(CASE.read_text().replace("id: made-three-tricks", "id: wrong-points")
+                     .replace("hand_points: [0, 1]", "hand_points: [0, 2]"))
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong), "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*wrong hand_points*", "*expected [[]0, 2[]], engine said [[]0, 1[]]*", "*rule made*"])
+
+
+def test_a_skip_file_turns_a_known_failure_into_xfail(pytester):
+    wrong = pytester.path / "wrong.yaml"
+    wrong.write_text(CASE.read_text().replace("id: made-three-tricks", "id: wrong-points")
+                     .replace("hand_points: [0, 1]", "hand_points: [0, 2]"))
+    skip = pytester.path / "skip.txt"
+    skip.write_text("wrong-*  # known\nmade-three-tricks\n")
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong),
+                                           "--euchre-corpus", str(CASE), "--euchre-skip", str(skip), "-p", "no:cacheprovider")
+    result.assert_outcomes(xfailed=1, failed=1)           # the listed case that passes fails the run
+    result.stdout.fnmatch_lines(["*unexpected-pass*"])
+
+
+def test_without_the_option_the_plugin_adds_nothing(pytester):
+    pytester.makepyfile("def test_one():\n    assert True\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
