@@ -70,15 +70,33 @@ def schema_problems(located: Located, schema_name: str, data: Any = None, partia
     return problems
 
 
-@lru_cache(maxsize=4096)
-def _section_errors(schema_name: str, key: str, canonical: str) -> tuple[tuple[tuple[Any, ...], str], ...]:
+@lru_cache(maxsize=8192)
+def _errors_against(schema_name: str, pointer: tuple[str, ...], canonical: str) -> tuple[tuple[tuple[Any, ...], str], ...]:
+    """Errors of one JSON value against the sub-schema at ``pointer`` (memoised on its text)."""
     root = validator(schema_name)
-    section = root.evolve(schema=root.schema["properties"][key])
+    schema = root.schema
+    for part in pointer:
+        schema = schema[part]
     found = []
-    for error in section.iter_errors(json.loads(canonical)):
+    for error in root.evolve(schema=schema).iter_errors(json.loads(canonical)):
         best = _describe(error)
-        found.append(((key, *best.absolute_path), best.message))
+        found.append((tuple(best.absolute_path), best.message))
     return tuple(found)
+
+
+def _section_errors(schema_name: str, key: str, value: Any) -> list[tuple[tuple[Any, ...], str]]:
+    schema = validator(schema_name).schema["properties"][key]
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(value, list) and isinstance(items, dict) and set(schema) <= {"type", "items", "description"}:
+        # A list of independent entries (the clauses): each is checked, and memoised, alone.
+        found = []
+        for index, item in enumerate(value):
+            text = json.dumps(item, sort_keys=True, separators=(",", ":"))
+            found += [((key, index, *path), message)
+                      for path, message in _errors_against(schema_name, ("properties", key, "items"), text)]
+        return found
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return [((key, *path), message) for path, message in _errors_against(schema_name, ("properties", key), text)]
 
 
 def table_problems(table: dict[str, Any], schema_name: str = "variant.schema.json") -> list[tuple[tuple[Any, ...], str]]:
@@ -97,6 +115,5 @@ def table_problems(table: dict[str, Any], schema_name: str = "variant.schema.jso
         if key not in schema["properties"]:
             problems.append(((), f"Additional properties are not allowed ({key!r} was unexpected)"))
             continue
-        canonical = json.dumps(value, sort_keys=True, separators=(",", ":"))
-        problems += _section_errors(schema_name, key, canonical)
+        problems += _section_errors(schema_name, key, value)
     return problems

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cases import load_cases, load_corpus_meta  # noqa: E402
+from conformance.check import by_table  # noqa: E402
 from conformance.engine_process import engine_command  # noqa: E402
 from conformance.runner import Session  # noqa: E402
 
@@ -33,7 +34,7 @@ def timed_run(argv: list[str], cases, repeat: int, jobs: int = 1) -> float:
     sessions = [Session(argv) for _ in range(jobs)]
     for session in sessions:
         session.engine.start()
-    shares = [cases[i::jobs] * repeat for i in range(jobs)]
+    shares = [cases[i * len(cases) // jobs:(i + 1) * len(cases) // jobs] * repeat for i in range(jobs)]
     failures: list[str] = []
 
     def work(session: Session, share) -> None:
@@ -64,6 +65,7 @@ def main() -> int:
     cases, problems = load_cases(tags=load_corpus_meta().tags)
     if problems:
         raise SystemExit(f"the corpus has problems: {problems[0]}")
+    cases = by_table(cases)          # the order the runner uses
     reference = engine_command("reference")
     with tempfile.TemporaryDirectory() as tmp:
         recording = Path(tmp) / "replies.jsonl"
