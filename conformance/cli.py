@@ -206,6 +206,43 @@ def cmd_check(args: argparse.Namespace) -> int:
     return exit_code
 
 
+def cmd_mutants(args: argparse.Namespace) -> int:
+    import fnmatch
+    from .cases import load_cases, load_corpus_meta
+    from .mutation import MUTANTS_DIR, mutants, run_mutants
+
+    if not MUTANTS_DIR.is_dir():
+        err_console.print(f"error: no mutants folder at {MUTANTS_DIR} (run from a checkout of the repository)")
+        return 2
+    cases, problems = load_cases(tags=load_corpus_meta().tags)
+    if problems:
+        for problem in problems:
+            err_console.print(f"error: {problem}", soft_wrap=True)
+        return 2
+    names = [n for n in mutants() if not args.only or any(fnmatch.fnmatchcase(n, g) for g in args.only)]
+    if not names:
+        err_console.print("error: no mutant matches")
+        return 2
+    started = time.monotonic()
+    with console.status(f"running {len(names)} mutants against {len(cases)} cases ..."):
+        results = run_mutants(cases, names, jobs=args.jobs)
+    table = Table(title=f"Mutants ({len(cases)} cases)")
+    for column in ("mutant", "seeded bug", "caught by", "outcome", "cases run"):
+        table.add_column(column, overflow="fold")
+    for result in results:
+        by = result.caught_by
+        outcome = (by.outcome + (f" ({by.failure.field})" if by.failure and by.failure.field else "")) if by else ""
+        if result.status == "broken":
+            outcome = f"[bold red]BROKEN MUTANT[/]: {outcome}: {by.failure.message if by.failure else ''}"
+        table.add_row(result.name, result.bug, by.case.id if by else "[bold red]SURVIVED[/]", outcome, str(result.cases_run))
+    console.print(table)
+    missed = [f"{r.name} ({r.status})" for r in results if not r.caught]
+    score = 100 * (len(results) - len(missed)) / len(results)
+    console.print(f"mutation score {score:.0f}%: {len(results) - len(missed)} of {len(results)} mutants caught"
+                  f" in {time.monotonic() - started:.1f} s" + (f"; not caught: {', '.join(missed)}" if missed else ""))
+    return 1 if missed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="euchre-spec", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -244,6 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
     p.add_argument("--strict-replies", action="store_true", help="validate every reply against its schema (slower)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("mutants", help="run the corpus against every mutant engine (tools/mutants); each must be caught")
+    p.add_argument("--only", action="append", metavar="GLOB", help="only mutants whose name matches (repeatable)")
+    p.add_argument("-j", "--jobs", type=int, default=2, metavar="N", help="mutants run in parallel")
+    p.set_defaults(func=cmd_mutants)
     return parser
 
 

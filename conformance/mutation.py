@@ -1,0 +1,78 @@
+"""Mutation testing of the corpus: the reference engine with one seeded rule bug at a time.
+
+Every mutant under ``tools/mutants/`` must make at least one case fail; a mutant that
+passes the whole corpus is a rule bug the corpus cannot see. Each mutant runs the corpus
+until its first unexpected failure (``--max-fail 1``).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cases import Case
+from .check import run_cases
+from .runner import FAILING, CaseResult
+
+MUTANTS_DIR = Path(__file__).resolve().parent.parent / "tools" / "mutants"
+NOT_MUTANTS = {"serve", "__init__"}
+
+
+@dataclass
+class MutantResult:
+    name: str
+    bug: str
+    caught_by: CaseResult | None
+    cases_run: int
+
+    @property
+    def status(self) -> str:
+        """``caught`` (a case failed on a rule), ``broken`` (the mutant crashed, hung or
+        answered garbage: it proves nothing) or ``survived``."""
+        if self.caught_by is None:
+            return "survived"
+        return "caught" if self.caught_by.outcome == "fail" else "broken"
+
+    @property
+    def caught(self) -> bool:
+        return self.status == "caught"
+
+
+def mutants(directory: Path = MUTANTS_DIR) -> dict[str, str]:
+    """Mutant name -> the bug it seeds (its docstring's first sentence)."""
+    found = {}
+    for path in sorted(directory.glob("*.py")):
+        if path.stem in NOT_MUTANTS:
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        found[path.stem.replace("_", "-")] = " ".join(doc.split())
+    return found
+
+
+def run_mutant(name: str, bug: str, cases: list[Case], timeout: float = 10.0,
+               directory: Path = MUTANTS_DIR) -> MutantResult:
+    argv = [sys.executable, str(directory / "serve.py"), name]
+    first = None
+    run = 0
+    for result in run_cases(cases, argv, jobs=1, timeout=timeout, max_fail=1):
+        if result.outcome == "skipped" and result.detail and "max-fail" in result.detail:
+            continue
+        run += 1
+        if result.outcome in FAILING and first is None:
+            first = result
+    return MutantResult(name, bug, first, run)
+
+
+def run_mutants(cases: list[Case], names: list[str] | None = None, jobs: int = 2,
+                directory: Path = MUTANTS_DIR) -> list[MutantResult]:
+    """Run the chosen mutants (default: all), ``jobs`` at a time."""
+    catalogue = mutants(directory)
+    chosen = names or list(catalogue)
+    unknown = [n for n in chosen if n not in catalogue]
+    if unknown:
+        raise ValueError(f"unknown mutant(s): {', '.join(unknown)}")
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(lambda n: run_mutant(n, catalogue[n], cases, directory=directory), chosen))
