@@ -106,6 +106,7 @@ class EngineProcess:
         self._next_id = 0
         self._buffer = b""
         self._selector: selectors.BaseSelector | None = None
+        self._write_selector: selectors.BaseSelector | None = None
         self._stderr: _StderrTail | None = None
 
     # -- life cycle -------------------------------------------------------------------------
@@ -121,13 +122,18 @@ class EngineProcess:
         self._buffer = b""
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)
+        # Requests are written without blocking, so that an engine that stops reading its
+        # input cannot hang the runner once the pipe to it is full (see _write).
+        os.set_blocking(self.process.stdin.fileno(), False)
+        self._write_selector = selectors.DefaultSelector()
+        self._write_selector.register(self.process.stdin, selectors.EVENT_WRITE)
         self._stderr = _StderrTail(self.process.stderr)
         self._stderr.start()
         self.current_table = None
         reply = self.request({"type": "hello", "protocol": PROTOCOL_VERSION,
                               "suite": {"name": "euchre-spec", "version": __version__}})
         if not reply.get("ok"):
-            error = reply.get("error") or {}
+            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
             raise EngineGarbled(f"hello refused: {error.get('category')}: {error.get('message')}")
         if reply.get("protocol") != PROTOCOL_VERSION:
             raise EngineGarbled(f"engine speaks protocol {reply.get('protocol')!r}; this runner speaks {PROTOCOL_VERSION}")
@@ -159,6 +165,9 @@ class EngineProcess:
                 pass
         if self._selector is not None:
             self._selector.close()
+        if self._write_selector is not None:
+            self._write_selector.close()
+            self._write_selector = None
         if self._stderr is not None:
             self._stderr.join(timeout=1.0)
         self.process = None
@@ -185,23 +194,46 @@ class EngineProcess:
         self._next_id += 1
         message = {"id": self._next_id, **message}
         data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
-        try:
-            self.process.stdin.write(data)
-        except (BrokenPipeError, ValueError, OSError):
-            raise EngineCrashed(self._exit_text("the engine closed its input")) from None
-        line = self._read_line(self.timeout if timeout is None else timeout, message["type"])
+        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        self._write(data, deadline, timeout, message["type"])
+        line = self._read_line(timeout, message["type"], deadline)
         try:
             reply = json.loads(line)
         except (ValueError, UnicodeDecodeError):
             raise EngineGarbled(f"reply to {message['type']} is not JSON: {line[:200]!r}") from None
+        except RecursionError:
+            raise EngineGarbled(f"reply to {message['type']} nests too deeply to decode: {line[:200]!r}") from None
+        if b"\\u" in line:      # an escaped lone surrogate decodes to text no report can encode
+            try:
+                json.dumps(reply, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise EngineGarbled(f"reply to {message['type']} holds a lone surrogate (not Unicode): {line[:200]!r}") from None
         if not isinstance(reply, dict) or "ok" not in reply:
             raise EngineGarbled(f"reply to {message['type']} is not a reply object: {line[:200]!r}")
         if reply.get("id") != message["id"]:
             raise EngineGarbled(f"reply to request {message['id']} ({message['type']}) carries id {reply.get('id')!r}")
         return reply
 
-    def _read_line(self, timeout: float, what: str) -> bytes:
-        deadline = time.monotonic() + timeout
+    def _write(self, data: bytes, deadline: float, timeout: float, what: str) -> None:
+        view = memoryview(data)
+        fd = self.process.stdin.fileno()
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ValueError, OSError):
+                raise EngineCrashed(self._exit_text("the engine closed its input")) from None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise EngineTimedOut(f"the engine did not read the {what} request within {timeout:g} s")
+            self._write_selector.select(remaining)
+
+    def _read_line(self, timeout: float, what: str, deadline: float | None = None) -> bytes:
+        if deadline is None:
+            deadline = time.monotonic() + timeout
         fd = self.process.stdout.fileno()
         while True:
             end = self._buffer.find(b"\n")

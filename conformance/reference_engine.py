@@ -58,7 +58,8 @@ class ReferenceEngine:
         request_id = message.get("id")
         if not isinstance(request_id, int) or isinstance(request_id, bool) or request_id < 1:
             return self._error(None, "bad_message", "a message needs an integer id >= 1")
-        handler = _HANDLERS.get(message.get("type"))
+        kind = message.get("type")
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             return self._error(request_id, "bad_message", f"unknown message type {message.get('type')!r}")
         try:
@@ -190,7 +191,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     for raw in stdin:
         try:
             message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            message = None
             reply = ReferenceEngine._error(None, "bad_message", f"not JSON: {exc}")
         else:
             try:
@@ -199,7 +201,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
                 request_id = message.get("id") if isinstance(message, dict) else None
                 reply = ReferenceEngine._error(request_id if isinstance(request_id, int) else None,
                                                "internal", f"{type(exc).__name__}: {exc}")
-        stdout.write(dumps(reply).encode("utf-8") + b"\n")
+        # backslashreplace: a lone surrogate echoed from the request becomes its JSON escape
+        stdout.write(dumps(reply).encode("utf-8", "backslashreplace") + b"\n")
         stdout.flush()
         if isinstance(message, dict) and message.get("type") == "bye" and reply.get("ok"):
             break

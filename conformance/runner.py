@@ -157,6 +157,11 @@ class Session:
             outcome, detail = exc.outcome, None
             failure = Failure(where=where, message=str(exc), **context)
             self.engine.kill()          # restarted fresh by the next case
+        except Exception as exc:  # a reply of a shape past the (once per kind) schema check
+            where, context = self._position
+            outcome, detail = "error", None
+            failure = Failure(where=where, message=f"cannot check the engine's reply: {type(exc).__name__}: {exc}", **context)
+            self.engine.kill()
         stderr = self.engine.stderr_text() or None if outcome in FAILING else None
         result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
         result.engine_starts = self.engine.starts - starts_before
