@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from reference_impl.checks import deck_cards
 from reference_impl.errors import Problem, SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 from reference_impl.schemas import schema_problems
@@ -139,11 +140,35 @@ def _case_problems(case: Case, located: Located, path: tuple, tags: dict[str, st
         for i, tag in enumerate(case.tags):
             if tag not in tags:
                 problems.append(located.problem(path + ("tags", i), f"unknown tag {tag!r} (see {CORPUS_FILE})"))
+    pack = set(deck_cards(case.table.table["deck"]))
+    given = [(("setup", "first_dealer", "cards"), (case.setup.get("first_dealer") or {}).get("cards") or [])]
+    for h, hand in enumerate(case.hands):
+        deal = hand["deal"]
+        given += [(("hands", h, "deal", "hands", s), cards) for s, cards in enumerate(deal.get("hands", []))]
+        given += [(("hands", h, "deal", key), deal[key] if key != "upcard" else [deal[key]])
+                  for key in ("upcard", "widow", "kitty", "deck") if deal.get(key) is not None]
+    dealt: dict[tuple, set[str]] = {}     # the cards of each deal, to find one dealt twice
+    for where, cards in given:
+        unknown = [c for c in cards if c not in pack]
+        if unknown:
+            problems.append(located.problem(path + where, f"not cards of the {case.variant} pack: {', '.join(unknown)}"))
+        if where[0] != "hands":
+            continue                          # first-dealer cards are no deal
+        seen = dealt.setdefault(where[:3], set())
+        twice = sorted({c for c in cards if c in seen} | {c for c in cards if cards.count(c) > 1})
+        if twice:
+            problems.append(located.problem(path + where, f"cards dealt twice: {', '.join(twice)}"))
+        seen.update(cards)
     n = case.table.table["players"]["count"]
     units = len(case.table.table["players"].get("partnerships", [])) or n
     scores = case.setup.get("scores")
     if scores is not None and len(scores) != units:
         problems.append(located.problem(path + ("setup", "scores"), f"{len(scores)} scores for {units} sides"))
+    setup_seats = {("setup", "dealer"): case.setup.get("dealer"),
+                   ("setup", "first_dealer", "start"): (case.setup.get("first_dealer") or {}).get("start")}
+    for where, seat in setup_seats.items():
+        if seat is not None and seat >= n:
+            problems.append(located.problem(path + where, f"no seat {seat} among {n} players"))
     for h, hand in enumerate(case.hands):
         if "hands" in hand["deal"] and len(hand["deal"]["hands"]) != n:
             problems.append(located.problem(path + ("hands", h, "deal", "hands"), f"{len(hand['deal']['hands'])} hands for {n} players"))

@@ -18,6 +18,9 @@ import yaml
 from .errors import Problem, SpecError
 
 PathTuple = tuple[Any, ...]
+MAX_DEPTH = 64              # a case nests about eight levels deep, a rule table about ten
+MAX_ALIAS_NODES = 100_000   # nodes that YAML aliases may add to a file (a "billion laughs" adds billions)
+_EventLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def format_path(path: Iterable[Any]) -> str:
@@ -75,8 +78,70 @@ def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: PathTuple,
             _walk(loader, item, path + (index,), lines, problems, file)
 
 
-def load_text(text: str, file: str = "<input>") -> Located:
-    """Parse YAML text with the safe loader; raise :class:`SpecError` on any problem."""
+def _shape_problem(text: str, file: str, loader: type = _EventLoader) -> Problem | None:
+    """What would make the recursive YAML loader overflow or hang: nesting deeper than
+    MAX_DEPTH, or aliases expanding beyond MAX_ALIAS_NODES. Found from the parser's events
+    (iterative, cheap); a syntax error is left for the loader to report. (libyaml refuses
+    1000 levels before its first event: the pure-Python parser then finds the line.)"""
+    sizes: dict[str, int] = {}          # anchor -> nodes under it, aliases expanded
+    stack: list[list[Any]] = [[None, 0]]
+    added = 0
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                stack.append([event.anchor, 1])
+                if len(stack) > MAX_DEPTH + 1:
+                    return Problem(file, "$", f"nested more than {MAX_DEPTH} levels deep", event.start_mark.line + 1)
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                anchor, size = stack.pop()
+            elif isinstance(event, yaml.ScalarEvent):
+                anchor, size = event.anchor, 1
+            elif isinstance(event, yaml.AliasEvent):
+                anchor, size = None, sizes.get(event.anchor, 1)
+                added += size
+                if added > MAX_ALIAS_NODES:
+                    return Problem(file, "$", f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes",
+                                   event.start_mark.line + 1)
+            else:
+                continue
+            if anchor is not None:
+                sizes[anchor] = size
+            stack[-1][1] += size
+    except yaml.YAMLError:
+        return _shape_problem(text, file, yaml.SafeLoader) if loader is not yaml.SafeLoader else None
+    return None
+
+
+def _unconstructable_line(text: str) -> int | None:
+    """The line of the first scalar the safe constructor refuses with a ValueError (a date
+    such as 2001-02-30, an integer of thousands of digits)."""
+    loader = yaml.SafeLoader(text)
+    try:
+        pending, seen = [loader.get_single_node()], set()
+        while pending:
+            node = pending.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, yaml.ScalarNode):
+                try:
+                    loader.construct_object(node)
+                except ValueError:
+                    return node.start_mark.line + 1
+            else:
+                for item in reversed(node.value):
+                    pending.extend(reversed(item) if isinstance(item, tuple) else [item])
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+
+
+def _load_text(text: str, file: str) -> Located:
     loader = yaml.SafeLoader(text)
     try:
         try:
@@ -102,6 +167,25 @@ def load_text(text: str, file: str = "<input>") -> Located:
         return Located(data, file, lines)
     finally:
         loader.dispose()
+
+
+def load_text(text: str, file: str = "<input>") -> Located:
+    """Parse YAML text with the safe loader; raise :class:`SpecError` on any problem.
+
+    Guarded against YAML the recursive loader cannot survive: nesting or aliases that would
+    overflow or hang it, scalars its constructor refuses with a ValueError rather than a
+    YAML error, and characters its reader refuses."""
+    problem = _shape_problem(text, file)
+    if problem is not None:
+        raise SpecError(problem)
+    try:
+        return _load_text(text, file)
+    except yaml.reader.ReaderError as exc:      # a control character, refused before parsing
+        char = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        raise SpecError(Problem(file, "$", f"not valid YAML: character {char}: {exc.reason}",
+                                text.count("\n", 0, exc.position) + 1)) from None
+    except (ValueError, RecursionError) as exc:
+        raise SpecError(Problem(file, "$", f"not valid YAML: {exc}", _unconstructable_line(text))) from None
 
 
 def load_file(path: str | Path) -> Located:

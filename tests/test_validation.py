@@ -112,3 +112,12 @@ def test_extends(tmp_path, parent):
         assert problems == []
     else:
         assert problems[0].path == "$.extends" and "unknown parent" in problems[0].message
+
+
+def test_a_yaml_alias_bomb_is_refused_not_expanded(tmp_path):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]" for i in range(1, 9)]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    [problem] = variant_problems(path)
+    assert "aliases expand" in problem.message and problem.line is not None
