@@ -243,6 +243,64 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     return 1 if missed else 0
 
 
+def cmd_corpus_generate(args: argparse.Namespace) -> int:
+    from . import CORPUS_DIR
+    from .generate import generate, variants_with_options
+
+    variants = args.variant or variants_with_options(variant_ids())
+    out = Path(args.out) if args.out else CORPUS_DIR / "generated"
+    total = 0
+    for variant in variants:
+        written = generate(variant, out, seed=args.seed, hands_per_combination=args.hands, games_per_combination=args.games)
+        total += len(written)
+        console.print(f"{variant}: {len(written)} generated case(s) in {out}")
+    console.print(f"{total} case(s) written")
+    return 0
+
+
+def cmd_corpus_lint(args: argparse.Namespace) -> int:
+    from .lint import lint
+
+    report = lint(jobs=args.jobs)
+    for problem in report.problems:
+        console.print(f"[red]error[/red] {problem}", soft_wrap=True, markup=False)
+    table = Table(title="Clause coverage (anchor -> cases)")
+    for column in ("variant", "clause", "cases", "examples"):
+        table.add_column(column, overflow="fold")
+    for (variant, clause), ids in sorted(report.coverage.items()):
+        table.add_row(variant, clause, str(len(ids)) if ids else "[bold red]0[/]", ", ".join(sorted(ids)[:3]))
+    console.print(table)
+    uncovered = [f"{v}#{c}" for (v, c), ids in report.coverage.items() if not ids]
+    console.print(f"{report.cases} case(s), {len(report.coverage)} clause(s), {len(uncovered)} uncovered, "
+                  f"{len(report.problems)} problem(s)" + (f"; uncovered: {', '.join(uncovered)}" if uncovered else ""))
+    return 1 if report.problems or uncovered else 0
+
+
+def cmd_corpus_stats(args: argparse.Namespace) -> int:
+    from .cases import load_cases, load_corpus_meta
+
+    meta = load_corpus_meta()
+    cases, problems = load_cases(tags=meta.tags)
+    for title, key in (("variant", lambda c: [c.variant]),
+                       ("option", lambda c: [f"{c.variant}: {k}={v}" for k, v in sorted(c.options.items())] or [f"{c.variant}: defaults"]),
+                       ("tag", lambda c: c.tags)):
+        counts = Counter(name for case in cases for name in key(case))
+        table = Table(title=f"Cases per {title}")
+        table.add_column(title)
+        table.add_column("cases", justify="right")
+        table.add_column("steps", justify="right")
+        steps = Counter()
+        for case in cases:
+            for name in key(case):
+                steps[name] += case.steps
+        for name, count in sorted(counts.items()):
+            table.add_row(name, str(count), str(steps[name]))
+        console.print(table)
+    console.print(f"corpus {meta.version}: {len(cases)} case(s), {sum(c.steps for c in cases)} step(s), "
+                  f"{sum(1 for c in cases if 'generated' in c.tags)} generated, {len(problems)} unreadable")
+    return 1 if problems else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="euchre-spec", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -286,6 +344,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", action="append", metavar="GLOB", help="only mutants whose name matches (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=2, metavar="N", help="mutants run in parallel")
     p.set_defaults(func=cmd_mutants)
+
+    corpus = sub.add_parser("corpus", help="generate, lint and count the corpus").add_subparsers(dest="corpus_command", required=True)
+    p = corpus.add_parser("generate", help="write generated cases (seeded random deals and play) under conformance/corpus/generated")
+    p.add_argument("--variant", action="append", help="variant(s) to generate for (default: every variant with options)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hands", type=int, default=6, help="single-hand cases per option combination")
+    p.add_argument("--games", type=int, default=1, help="whole-game cases per option combination")
+    p.add_argument("--out", help="output folder (default: conformance/corpus/generated)")
+    p.set_defaults(func=cmd_corpus_generate)
+    p = corpus.add_parser("lint", help="schema, ids, tags and anchors, replay on the reference engine, clause coverage")
+    p.add_argument("-j", "--jobs", type=int, default=2)
+    p.set_defaults(func=cmd_corpus_lint)
+    p = corpus.add_parser("stats", help="cases per variant, option and tag")
+    p.set_defaults(func=cmd_corpus_stats)
     return parser
 
 

@@ -1,0 +1,195 @@
+"""Generated cases: seeded random deals and random legal play, expectations from the reference.
+
+The hand-written cases check the interpreter against the rules; these check an engine
+against the interpreter along paths nobody would write by hand: odd bids, lone hands and
+lone defences, railroading, throw-ins, whole games to the target. Every case records the
+generator version and its seed, so ``euchre-spec corpus generate`` rewrites the same files.
+
+The option combinations are a pairwise covering set: every pair of values of any two
+options appears together in at least one combination, which keeps the corpus small while
+still crossing every option with every other.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from reference_impl import State, load_rules
+from reference_impl.resolve import resolve
+from reference_impl.rules import Rules
+
+GENERATOR = "euchre-spec-generate 1"
+BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
+                   "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
+                   "discard": "dealer-pickup"}
+
+
+def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0) -> list[dict[str, Any]]:
+    """A small set of option combinations covering every pair of values of every two options
+    (greedy: each new combination covers as many uncovered pairs as it can)."""
+    keys = sorted(options)
+    uncovered = {((a, va), (b, vb)) for a, b in itertools.combinations(keys, 2)
+                 for va in options[a] for vb in options[b]}
+    rng = random.Random(seed)
+    chosen: list[dict[str, Any]] = []
+    while uncovered:
+        best, best_gain = None, -1
+        for _ in range(60):
+            (a, va), (b, vb) = rng.choice(sorted(uncovered, key=repr))
+            candidate = {a: va, b: vb}
+            for key in keys:
+                if key in candidate:
+                    continue
+                candidate[key] = max(options[key], key=lambda v: sum(
+                    1 for other in candidate if (tuple(sorted([(key, v), (other, candidate[other])])) in uncovered)))
+            gain = sum(1 for a2, b2 in itertools.combinations(keys, 2) if ((a2, candidate[a2]), (b2, candidate[b2])) in uncovered)
+            if gain > best_gain:
+                best, best_gain = candidate, gain
+        chosen.append(best)
+        uncovered -= {((a, best[a]), (b, best[b])) for a, b in itertools.combinations(keys, 2)}
+    return chosen
+
+
+def _observable(state: State) -> dict[str, Any]:
+    obs = state.observation()
+    return {k: obs[k] for k in ("phase", "to_act", "trump", "maker", "alone", "defender_alone", "sitting_out")}
+
+
+def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: bool, deck_deal: bool) -> dict[str, Any]:
+    """One case: random deals and random legal actions, every expectation from ``rules``."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(rules.n)
+    state = State(rules, dealer)
+    clauses: set[str] = {"follow-suit", "trick-winner"}
+    hands: list[dict[str, Any]] = []
+    while not state.is_terminal():
+        deal = rules.random_deal(rng, state.dealer)
+        order = [c for h in deal.hands for c in h]
+        entry: dict[str, Any] = {"deal": _deal_entry(rules, deal, deck_deal, rng, state.dealer)}
+        state.deal(deal)
+        entry["after_deal"] = {"phase": state.phase, "to_act": state.current_player(), "dealer": state.dealer}
+        steps = []
+        while state.current_player() is not None:
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            seat = state.to_act
+            clauses.add(BIDDING_CLAUSES.get(state.phase, "follow-suit"))
+            tricks_before = len(state.tricks)
+            state.apply(action)
+            step: dict[str, Any] = {"seat": seat, "action": action, "legal": sorted(legal)}
+            expect = {}
+            if len(state.tricks) > tricks_before:
+                expect["trick_winner"] = state.tricks[-1][2]
+            if state.phase not in ("play",) or action in ("order", "alone", "defend-alone") or action.startswith("call:"):
+                expect.update(_observable(state))
+            if expect:
+                step["expect"] = expect
+            steps.append(step)
+        entry["steps"] = steps
+        obs = state.observation()
+        entry["expect"] = {"hand_points": obs["hand_points"], "scores": obs["scores"], "next_dealer": obs["next_dealer"],
+                           "game_over": obs["game_over"], "winner": obs["winner"]}
+        if state.thrown_in:
+            clauses.add("stick-the-dealer" if rules.all_pass == "dealer-must-call" else "throw-in")
+        elif obs["scoring_row"]:
+            clauses.add(obs["scoring_row"])
+        hands.append(entry)
+        if not whole_game:
+            break
+    if state.is_terminal():
+        clauses.add("game-target")
+    anchors = {c["id"] for c in rules.table.get("clauses", [])}
+    non_default = {k: v for k, v in options.items() if rules.table["options"][k]["default"] != v}
+    case = {
+        "id": f"gen-{rules.id}-{seed}",
+        "title": f"Generated {'game' if whole_game else 'hand'}: seed {seed}" + (
+            f", {', '.join(f'{k}={v}' for k, v in sorted(non_default.items()))}" if non_default else ", default options"),
+        "variant": rules.id,
+        "options": non_default,
+        "clauses": sorted(clauses & anchors),
+        "tags": ["generated"] + (["multi-hand", "game-end"] if whole_game else []) + (["deal"] if deck_deal else []),
+        "generated": {"generator": GENERATOR, "seed": seed},
+        "setup": {"dealer": dealer},
+        "hands": hands,
+    }
+    if whole_game:
+        case["expect"] = {"game_over": True, "winner": state.winner, "scores": list(state.scores)}
+    return case
+
+
+def _deal_entry(rules: Rules, deal, deck_deal: bool, rng: random.Random, dealer: int) -> dict[str, Any]:
+    if deck_deal:
+        # The same cards as a pack order: positions follow the table's packets.
+        order: list[str | None] = [None] * rules.n_cards
+        counters = [0] * rules.n
+        widow_index = 0
+        for position, destination in enumerate(rules.deal_plan):
+            if destination >= 0:
+                seat = (dealer + 1 + destination) % rules.n
+                order[position] = deal.hands[seat][counters[seat]]
+                counters[seat] += 1
+            elif destination == -1:
+                order[position] = deal.widow[widow_index]
+                widow_index += 1
+            else:
+                order[position] = deal.upcard
+        order[len(rules.deal_plan):] = list(deal.kitty)
+        return {"deck": " ".join(order)}
+    entry: dict[str, Any] = {"hands": [" ".join(h) for h in deal.hands]}
+    if deal.upcard is not None:
+        entry["upcard"] = deal.upcard
+    if deal.widow:
+        entry["widow"] = " ".join(deal.widow)
+    entry["kitty"] = " ".join(deal.kitty)
+    return entry
+
+
+def generate(variant: str, out: Path, seed: int = 1, hands_per_combination: int = 6,
+             games_per_combination: int = 1) -> list[Path]:
+    """Write the generated cases of ``variant`` under ``out``; returns the files written."""
+    table = resolve(variant).table
+    values = {key: [c["value"] for c in option["choices"]] for key, option in table.get("options", {}).items()}
+    combinations = pairwise_combinations(values, seed) if values else [{}]
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob(f"gen-{variant}-*.yaml"):
+        old.unlink()
+    written = []
+    for index, options in enumerate(combinations):
+        rules = load_rules(variant, options)
+        for k in range(hands_per_combination + games_per_combination):
+            case_seed = seed * 1_000_000 + index * 100 + k
+            whole_game = k >= hands_per_combination
+            case = generate_case(rules, options, case_seed, whole_game, deck_deal=(k == 1))
+            path = out / f"{case['id']}.yaml"
+            path.write_text(_dump(case), encoding="utf-8")
+            written.append(path)
+    return written
+
+
+class _Flow(dict):
+    """A mapping written on one line (each step of a generated case)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(_Flow, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=True))
+
+
+def _dump(case: dict[str, Any]) -> str:
+    header = (f"# Generated by {GENERATOR} (euchre-spec corpus generate); seed {case['generated']['seed']}.\n"
+              "# Expectations come from the reference interpreter. Do not edit: regenerate.\n")
+    for hand in case["hands"]:
+        hand["steps"] = [_Flow(step) for step in hand["steps"]]
+        hand["after_deal"], hand["expect"] = _Flow(hand["after_deal"]), _Flow(hand["expect"])
+    return header + yaml.dump(case, Dumper=_Dumper, sort_keys=False, default_flow_style=None, width=200, allow_unicode=True)
+
+
+def variants_with_options(ids: Iterable[str]) -> list[str]:
+    return [v for v in ids if resolve(v).table.get("options")]
