@@ -26,7 +26,8 @@ FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
 RULE_CATEGORIES = frozenset({"illegal_action", "out_of_turn", "wrong_phase", "bad_deal"})
 SET_FIELDS = frozenset({"legal", "sitting_out"})
 REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state-reply", "deal": "state-reply",
-                 "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply"}
+                 "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply",
+                 "perft": "perft-reply"}
 OBSERVATION_REQUIRED = tuple(load_schema("protocol/observation.schema.json")["required"])
 
 
@@ -100,9 +101,11 @@ class CaseFailed(Exception):
 def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
     """Why the engine's declared capabilities exclude this case, or None."""
     variants = hello.get("variants")
-    needs_deck = any("deck" in hand["deal"] for hand in case.hands)
-    if needs_deck and "deal-deck" not in (hello.get("commands") or []):
+    commands = hello.get("commands") or []
+    if any("deck" in hand["deal"] for hand in case.hands) and "deal-deck" not in commands:
         return "deals given as a pack order (command deal-deck) are not declared"
+    if any(hand.get("perft") for hand in case.hands) and "perft" not in commands:
+        return "perft counts (command perft) are not declared"
     if variants == "*":
         return None
     if not isinstance(variants, dict) or case.variant not in variants:
@@ -240,7 +243,24 @@ class Session:
             for s, step in enumerate(hand["steps"], 1):
                 state = self._step(case, h, s, step, state)
             self._expect(case, hand.get("expect"), state, None, f"hand {h} end", hand=h)
+            for count in hand.get("perft") or []:
+                self._perft(case, h, count)
         self._expect(case, case.expect, state, None, "end of case")
+
+    def _perft(self, case: Case, h: int, count: dict[str, Any]) -> None:
+        where = f"hand {h} perft depth {count['depth']}"
+        divide = "divide" in count
+        reply = self._request(case, {"type": "perft", "depth": count["depth"], "divide": divide}, where=where, hand=h)
+        if reply.get("nodes") != count["nodes"]:
+            raise CaseFailed(Failure(where=where, message="wrong number of legal action sequences", field="nodes",
+                                     expected=count["nodes"], actual=reply.get("nodes"), clause=self._clause(case), hand=h))
+        if divide:
+            got = reply.get("divide") if isinstance(reply.get("divide"), dict) else {}
+            for action in sorted(set(count["divide"]) | set(got)):
+                if count["divide"].get(action) != got.get(action):
+                    raise CaseFailed(Failure(where=where, message=f"wrong count under the first action {action}",
+                                             field=f"divide[{action}]", expected=count["divide"].get(action),
+                                             actual=got.get(action), clause=self._clause(case), hand=h))
 
     def _step(self, case: Case, h: int, s: int, step: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
         seat, action = step["seat"], step["action"]

@@ -483,6 +483,7 @@ class State:
     def _apply_take(self, kind: int, arg: int) -> None:
         if kind == TAKE:
             self.hands[self.maker] |= 1 << self.offered
+            self.taken[self.maker] = 0      # this discard is free: the upcard rule binds the exchange only
             self.events.append(("take", self.maker, "partner", [self.rules.card_names[self.offered]]))
             self.discards = [[self.maker, 1]]
             self.phase = DISCARD_PHASE

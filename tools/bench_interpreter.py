@@ -8,7 +8,7 @@ The rules are set to match as closely as the two allow: stick the dealer, no lon
 Rounds alternate between the engines so that machine noise hits both alike; the best round
 of each counts. The last line is ``ratio_vs_openspiel=<ours/theirs>``.
 
-Needs ``pip install open-spiel`` (or ``pip install -e '.[bench]'``).
+Needs ``pip install open-spiel`` (part of ``pip install -e '.[test]'``).
 """
 
 from __future__ import annotations
