@@ -214,7 +214,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     if not MUTANTS_DIR.is_dir():
         err_console.print(f"error: no mutants folder at {MUTANTS_DIR} (run from a checkout of the repository)")
         return 2
-    cases, problems = load_cases(tags=load_corpus_meta().tags)
+    cases, problems = load_cases([Path(p) for p in args.corpus] if args.corpus else None, load_corpus_meta().tags)
     if problems:
         for problem in problems:
             err_console.print(f"error: {problem}", soft_wrap=True)
@@ -343,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mutants", help="run the corpus against every mutant engine (tools/mutants); each must be caught")
     p.add_argument("--only", action="append", metavar="GLOB", help="only mutants whose name matches (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=2, metavar="N", help="mutants run in parallel")
+    p.add_argument("--corpus", action="append", metavar="PATH", help="case files or directories (default: the whole corpus)")
     p.set_defaults(func=cmd_mutants)
 
     corpus = sub.add_parser("corpus", help="generate, lint and count the corpus").add_subparsers(dest="corpus_command", required=True)

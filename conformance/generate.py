@@ -23,7 +23,7 @@ from reference_impl import State, load_rules
 from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
 
-GENERATOR = "euchre-spec-generate 1"
+GENERATOR = "euchre-spec-generate 2"
 BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
                    "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
                    "discard": "dealer-pickup"}
@@ -55,6 +55,16 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0) -> list[
     return chosen
 
 
+PASS_BIAS = 0.7   # real bidders mostly pass: this reaches the second round, throw-ins and stuck dealers
+
+
+def _choose(rng: random.Random, phase: str, legal: list[str]) -> str:
+    """A random legal action, passing more often while bidding."""
+    if phase.startswith("bid-round") and "pass" in legal and rng.random() < PASS_BIAS:
+        return "pass"
+    return rng.choice(legal)
+
+
 def _observable(state: State) -> dict[str, Any]:
     obs = state.observation()
     return {k: obs[k] for k in ("phase", "to_act", "trump", "maker", "alone", "defender_alone", "sitting_out")}
@@ -63,7 +73,17 @@ def _observable(state: State) -> dict[str, Any]:
 def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: bool, deck_deal: bool) -> dict[str, Any]:
     """One case: random deals and random legal actions, every expectation from ``rules``."""
     rng = random.Random(seed)
-    dealer = rng.randrange(rules.n)
+    setup: dict[str, Any]
+    if whole_game and rules.first_dealer_method == "first-black-jack":
+        # Whole games choose their first dealer by the table's own method.
+        cards = [rules.card_names[c] for c in rules.shuffled(rng)]
+        start = rng.randrange(rules.n)
+        dealer = rules.first_dealer_by_black_jack(cards, start)
+        cards = cards[:next(i for i, c in enumerate(cards) if rules.card_index[c] in rules.black_jacks) + 1]
+        setup = {"first_dealer": {"cards": " ".join(cards), "start": start}, "expect": {"dealer": dealer}}
+    else:
+        dealer = rng.randrange(rules.n)
+        setup = {"dealer": dealer}
     state = State(rules, dealer)
     clauses: set[str] = {"follow-suit", "trick-winner"}
     hands: list[dict[str, Any]] = []
@@ -76,7 +96,7 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
         steps = []
         while state.current_player() is not None:
             legal = state.legal_actions()
-            action = rng.choice(legal)
+            action = _choose(rng, state.phase, legal)
             seat = state.to_act
             clauses.add(BIDDING_CLAUSES.get(state.phase, "follow-suit"))
             tricks_before = len(state.tricks)
@@ -103,6 +123,8 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
             break
     if state.is_terminal():
         clauses.add("game-target")
+    if "first_dealer" in setup:
+        clauses.add("first-dealer")
     anchors = {c["id"] for c in rules.table.get("clauses", [])}
     non_default = {k: v for k, v in options.items() if rules.table["options"][k]["default"] != v}
     case = {
@@ -114,7 +136,7 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
         "clauses": sorted(clauses & anchors),
         "tags": ["generated"] + (["multi-hand", "game-end"] if whole_game else []) + (["deal"] if deck_deal else []),
         "generated": {"generator": GENERATOR, "seed": seed},
-        "setup": {"dealer": dealer},
+        "setup": setup,
         "hands": hands,
     }
     if whole_game:
