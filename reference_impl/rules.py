@@ -366,15 +366,20 @@ class Rules:
                 upcard = card
         return Deal(tuple(tuple(h) for h in hands), upcard, tuple(widow), tuple(order[len(self.deal_plan):]))
 
-    def check_pack(self, order: Sequence[str]) -> list[str]:
-        """Why ``order`` is not a full pack of this variant (empty when it is)."""
+    def _card_problems(self, cards: Sequence[str], verb: str) -> tuple[list[str], bool]:
+        """Unknown and repeated cards among ``cards``; and whether any was unknown."""
         problems = []
-        unknown = [c for c in order if c not in self.card_index]
+        unknown = [c for c in cards if c not in self.card_index]
         if unknown:
             problems.append(f"not cards of this pack: {', '.join(map(str, unknown))}")
-        repeated = sorted(c for c, k in Counter(order).items() if k > 1)
+        repeated = sorted(c for c, k in Counter(cards).items() if k > 1)
         if repeated:
-            problems.append(f"cards given twice: {', '.join(repeated)}")
+            problems.append(f"cards {verb} twice: {', '.join(repeated)}")
+        return problems, bool(unknown)
+
+    def check_pack(self, order: Sequence[str]) -> list[str]:
+        """Why ``order`` is not a full pack of this variant (empty when it is)."""
+        problems, unknown = self._card_problems(order, "given")
         missing = [c for c in self.card_names if c not in order]
         if missing and not unknown:
             problems.append(f"cards missing from the pack: {', '.join(missing)}")
@@ -393,12 +398,7 @@ class Rules:
         if len(deal.widow) != self.widow_size:
             problems.append(f"the {self.widow_name} holds {len(deal.widow)} cards, not {self.widow_size}")
         given = [c for h in deal.hands for c in h] + ([deal.upcard] if deal.upcard else []) + list(deal.widow) + list(deal.kitty)
-        unknown = [c for c in given if c not in self.card_index]
-        if unknown:
-            problems.append(f"not cards of this pack: {', '.join(map(str, unknown))}")
-        repeated = sorted(c for c, k in Counter(given).items() if k > 1)
-        if repeated:
-            problems.append(f"cards dealt twice: {', '.join(repeated)}")
+        problems += self._card_problems(given, "dealt")[0]
         if len(given) > self.n_cards:
             problems.append(f"{len(given)} cards dealt from a pack of {self.n_cards}")
         return problems

@@ -126,13 +126,7 @@ class State:
     def legal_actions(self) -> list[str]:
         """The actions the seat to act may take now, as tokens (empty when none)."""
         if self.phase == PLAY_PHASE:
-            hand = self.hands[self.to_act]
-            if self.trick:
-                r = self.rules
-                follow = hand & r.suit_mask[self.trump][self.led]
-                if follow:
-                    hand = follow | (hand & r.master_bit) if r.master_any_time else follow
-            return self.rules.play_tokens(hand)
+            return self.rules.play_tokens(self._playable())
         return _LEGAL[self.phase](self)
 
     def apply(self, action: str, seat: int | None = None) -> None:
@@ -150,14 +144,7 @@ class State:
         except (KeyError, TypeError):
             raise ActionError(ILLEGAL_ACTION, f"{action!r} is not an action of this variant") from None
         if kind == PLAY and self.phase == PLAY_PHASE:
-            # The hot path: the follow rule inlined (it is _playable()).
-            hand = self.hands[self.to_act]
-            if self.trick:
-                r = self.rules
-                follow = hand & r.suit_mask[self.trump][self.led]
-                if follow:
-                    hand = follow | (hand & r.master_bit) if r.master_any_time else follow
-            if not hand >> arg & 1:
+            if not self._playable() >> arg & 1:
                 raise ActionError(ILLEGAL_ACTION, self._why_not_playable(arg))
             self.events.append(("action", self.to_act, action))
             self._play(arg)
@@ -519,8 +506,7 @@ class State:
 
     def _playable(self) -> int:
         """The bitmask of cards the seat to act may play: follow the effective suit led if
-        able (the master card too, where it may be played at any time), else anything.
-        ``legal_actions`` and ``apply`` inline this same expression on the hot path."""
+        able (the master card too, where it may be played at any time), else anything."""
         hand = self.hands[self.to_act]
         if self.trick:
             r = self.rules

@@ -1,14 +1,7 @@
 """A march (all five tricks with a partner) scores 1 instead of 2."""
 
-from serve import after_compile
+from serve import rescore
 
 
 def apply() -> None:
-    def change(rules):
-        rows = []
-        for row in rules.scoring_rows:
-            if row.id == "march":
-                row = row.__class__(**{**row.__dict__, "awards": (("makers", 1, 0, 0, None),)})
-            rows.append(row)
-        rules.scoring_rows = tuple(rows)
-    after_compile(change)
+    rescore("march", ("makers", 1, 0, 0, None))

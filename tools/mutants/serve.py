@@ -73,6 +73,14 @@ def rebuild_suit_masks(rules: Rules) -> None:
                                   for s in range(len(rules.suits))) for ctx in range(rules.contexts))
 
 
+def rescore(row_id: str, *awards: tuple) -> None:
+    """Give scoring row ``row_id`` other awards: (target, fixed, contract, per-trick, at-least)."""
+    def change(rules: Rules) -> None:
+        rules.scoring_rows = tuple(row.__class__(**{**row.__dict__, "awards": awards}) if row.id == row_id else row
+                                   for row in rules.scoring_rows)
+    after_compile(change)
+
+
 def left_bower(rules: Rules, trump: int) -> int:
     """The card that is the left bower when suit ``trump`` is trumps."""
     return next(c for c, name in enumerate(rules.card_names)
