@@ -1,0 +1,41 @@
+"""The from-scratch JavaScript engine (tools/engines/js/engine.js) passes the euchre corpus.
+
+It was written from docs/protocol.md, the protocol schemas, the variant table and the case
+files only, so this test shows the protocol page suffices to build a conforming engine. It
+runs the whole euchre corpus through `euchre-spec check` with two engines in parallel.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = "node tools/engines/js/engine.js"
+ACCEPTED = {"pass", "unsupported", "skipped"}
+
+
+@pytest.mark.skipif(shutil.which("node") is None,
+                    reason="Node.js (`node`) is not installed: the JavaScript engine cannot run")
+def test_js_engine_passes_the_euchre_corpus(tmp_path):
+    report = tmp_path / "report.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "check", "--engine", ENGINE,
+         "--variant", "euchre", "-j", "2", "--json", str(report)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+    records = [json.loads(line) for line in report.read_text().splitlines() if line.strip()]
+    cases = [r for r in records if r.get("type") == "case"]
+    outcomes = {}
+    for case in cases:
+        outcomes.setdefault(case["outcome"], []).append(case["id"])
+    bad = {outcome: ids for outcome, ids in outcomes.items() if outcome not in ACCEPTED}
+    assert not bad, f"cases with outcomes other than {sorted(ACCEPTED)}: {bad}"
+    assert len(outcomes.get("pass", [])) >= 20, outcomes
+
+    footer = [r for r in records if r.get("type") == "footer"]
+    assert footer and footer[0]["exit_code"] == 0
