@@ -17,7 +17,7 @@ from rich.table import Table
 from reference_impl import SpecError, load_rules
 from reference_impl.catalog import variant_ids, variant_path
 from reference_impl.resolve import resolve
-from reference_impl.selfplay import Summary, play_random_game, transcript, unit_name
+from reference_impl.selfplay import EndlessGame, Summary, play_random_game, transcript, unit_name
 from reference_impl.validate import variant_problems
 
 console = Console(highlight=False)
@@ -37,7 +37,8 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
 
 def cmd_variants(args: argparse.Namespace) -> int:
     table = Table(title="Variants")
-    for column in ("id", "title", "players", "cards", "options", "summary"):
+    table.add_column("id", no_wrap=True)
+    for column in ("title", "players", "cards", "options", "summary"):
         table.add_column(column, overflow="fold")
     for variant in variant_ids():
         resolved = resolve(variant)
@@ -371,6 +372,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in exc.problems:
             err_console.print(f"error: {problem}", soft_wrap=True)
         return 2
+    except EndlessGame as exc:
+        err_console.print(f"error: {exc}")
+        return 1
     except BrokenPipeError:
         return 0
 

@@ -22,8 +22,9 @@ import yaml
 from reference_impl import State, load_rules
 from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
+from reference_impl.selfplay import random_action
 
-GENERATOR = "euchre-spec-generate 2"
+GENERATOR = "euchre-spec-generate 3"
 BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
                    "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
                    "discard": "dealer-pickup"}
@@ -53,16 +54,6 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0) -> list[
         chosen.append(best)
         uncovered -= {((a, best[a]), (b, best[b])) for a, b in itertools.combinations(keys, 2)}
     return chosen
-
-
-PASS_BIAS = 0.7   # real bidders mostly pass: this reaches the second round, throw-ins and stuck dealers
-
-
-def _choose(rng: random.Random, phase: str, legal: list[str]) -> str:
-    """A random legal action, passing more often while bidding."""
-    if phase.startswith("bid-round") and "pass" in legal and rng.random() < PASS_BIAS:
-        return "pass"
-    return rng.choice(legal)
 
 
 def _observable(state: State) -> dict[str, Any]:
@@ -96,7 +87,7 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
         steps = []
         while state.current_player() is not None:
             legal = state.legal_actions()
-            action = _choose(rng, state.phase, legal)
+            action = random_action(rng, state)   # passes often while bidding: reaches throw-ins, stuck dealers
             seat = state.to_act
             clauses.add(BIDDING_CLAUSES.get(state.phase, "follow-suit"))
             tricks_before = len(state.tricks)

@@ -174,6 +174,17 @@ def coerce_option_value(option: Mapping[str, Any], raw: Any) -> Any:
 def _apply_options(table: dict[str, Any], options: Mapping[str, Any], located: Located) -> dict[str, Any]:
     declared = table.get("options", {})
     problems = []
+    for key, values in table.pop("option-choices", {}).items():
+        if key not in declared:
+            problems.append(located.problem(("option-choices", key), f"no option {key!r} to restrict"))
+            continue
+        kept = [c for c in declared[key]["choices"] if c["value"] in values]
+        missing = [v for v in values if v not in [c["value"] for c in kept]]
+        if missing:
+            problems.append(located.problem(("option-choices", key), f"option {key!r} has no value {missing[0]!r}"))
+        declared[key]["choices"] = kept
+        if declared[key]["default"] not in values:
+            declared[key]["default"] = values[0]
     for key, value in table.pop("option-defaults", {}).items():
         if key not in declared:
             problems.append(located.problem(("option-defaults", key), f"no option {key!r} to set a default for"))

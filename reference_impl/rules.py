@@ -107,6 +107,18 @@ class ScoringRow:
 
 
 @dataclass(frozen=True)
+class Take:
+    """One exchange rule: ``who`` takes the ``source`` cards when the conditions hold."""
+
+    who: str                 # "dealer" or "maker"
+    source: str              # "upcard" or "widow"
+    round: int | None        # the bidding round trumps were made in, or any
+    maker: str | None        # "dealer" / "not-dealer" / any
+    unless_alone: bool
+    optional: bool           # the taker may decline
+
+
+@dataclass(frozen=True)
 class Bid:
     id: str
     token: str
@@ -267,13 +279,16 @@ class Rules:
         auction = bidding.get("auction", {})
         bids = []
         for spec in auction.get("bids", []):
+            if not spec.get("enabled", True):
+                continue
             strain = self.NT if spec["strain"] == "NT" else self.suits.index(spec["strain"])
             bids.append(Bid(spec["id"], f"bid:{spec['id']}", strain, spec["value"],
                             spec.get("tricks", 0), spec.get("at-most", self.hand_size), spec.get("alone", False)))
         self.bids: tuple[Bid, ...] = tuple(bids)
         exchange = t["exchange"]
-        self.takes: tuple[tuple[str, str, int | None, bool], ...] = tuple(
-            (take["who"], take["from"], take.get("when", {}).get("round"), take.get("unless-alone", False))
+        self.takes: tuple[Take, ...] = tuple(
+            Take(take["who"], take["from"], take.get("when", {}).get("round"), take.get("when", {}).get("maker"),
+                 take.get("unless-alone", False), take.get("optional", False))
             for take in exchange["takes"])
         self.may_discard_taken: bool = exchange.get("may-discard-taken", True)
         self.sitting_out_takes: bool = exchange.get("sitting-out-takes", False)

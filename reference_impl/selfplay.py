@@ -17,6 +17,31 @@ from .rules import Rules
 from .state import State, new_game
 
 MAX_HANDS = 10_000   # a game that lasts longer than this is a bug in the table, not bad luck
+PASS_BIAS = 0.7      # random bidders pass this often, as real bidders mostly do
+
+
+class EndlessGame(Exception):
+    """A game that does not end: the table's target cannot be reached by play."""
+
+
+LOWEST_BIDS = 3      # in an auction a random bidder raises by little: one of the three lowest bids
+
+
+def random_action(rng: random.Random, state: State) -> str:
+    """A random legal action of the seat to act; while bidding it passes more often and,
+    in an auction, raises to one of the lowest bids (uniformly random auctions bid ten
+    tricks so often that games of Five Hundred never end)."""
+    legal = state.legal_actions()
+    if state.phase in BIDDING_PHASES and "pass" in legal:
+        if rng.random() < PASS_BIAS:
+            return "pass"
+        if state.phase == "auction":
+            bids = [action for action in legal if action != "pass"]
+            return rng.choice(bids[:LOWEST_BIDS]) if bids else "pass"
+    return rng.choice(legal)
+
+
+BIDDING_PHASES = frozenset({"bid-round-1", "bid-round-2", "auction"})
 
 
 def play_random_game(rules: Rules, rng: random.Random) -> State:
@@ -25,10 +50,10 @@ def play_random_game(rules: Rules, rng: random.Random) -> State:
     while not state.is_terminal():
         if state.is_chance_node():
             if state.hand_number >= MAX_HANDS:
-                raise RuntimeError(f"game not over after {MAX_HANDS} hands")
+                raise EndlessGame(f"{rules.id}: game not over after {MAX_HANDS} hands (scores {state.scores})")
             state.deal_random(rng)
         else:
-            state.apply(rng.choice(state.legal_actions()))
+            state.apply(random_action(rng, state))
     return state
 
 
@@ -110,6 +135,8 @@ def transcript(rules: Rules, events: Iterable[tuple]) -> list[str]:
             lines.append(f"  -> seat {event[1]} defends alone")
         elif kind == "take":
             lines.append(f"  -> seat {event[1]} takes the {event[2]}: {' '.join(pretty(c) for c in event[3])}")
+        elif kind == "decline":
+            lines.append(f"  -> seat {event[1]} leaves the {event[2]}")
         elif kind == "master-suit":
             lines.append(f"  -> the master card is led as {event[1]}")
         elif kind == "trick":

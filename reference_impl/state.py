@@ -13,7 +13,8 @@ Nothing here names a variant: every behaviour comes from the compiled :class:`Ru
 ``("first-dealer", seat)``, ``("deal", hand_number, dealer, hand_masks, upcard, widow_mask)``,
 ``("action", seat, token)``, ``("benny-suit", suit)``, ``("contract", bid_id, seat)``,
 ``("no-contract",)``, ``("trump", suit_or_NT, maker)``, ``("alone", seat)``,
-``("defend-alone", seat)``, ``("take", seat, source, cards)``, ``("master-suit", suit)``,
+``("defend-alone", seat)``, ``("take", seat, source, cards)``, ``("decline", seat, source)``,
+``("master-suit", suit)``,
 ``("trick", leader, ((seat, card), ...), winner)``, ``("score", row_id, points, scores)``,
 ``("throw-in", hand_number)``, ``("game-over", winner)``. Cards in it are indices into
 ``rules.card_names`` except in ``take``, which lists tokens.
@@ -38,6 +39,7 @@ ALONE_PHASE = "alone"              # the maker: go alone, or pass
 DEFEND_PHASE = "defend-alone"      # a defender: defend alone, or pass
 GIVE_PHASE = "partners-best"       # a loner's partner: give a card, or pass
 TAKE_PHASE = "take-best"           # the loner: take the offered card unseen, or pass
+TAKE_OFFER = "take-offer"          # a player the table offers the upcard (or widow): take it, or pass
 DISCARD_PHASE = "discard"          # discard one card (repeated for each card owed)
 PLAY_PHASE = "play"                # play a card to the trick
 MASTER_SUIT = "master-suit"        # the leader of the master card names its suit
@@ -55,7 +57,7 @@ class State:
                  "bid", "alone", "defender_alone", "active", "taken", "discards", "steps", "queue",
                  "offered", "auction_passed", "leader", "trick", "led", "tricks", "tricks_won",
                  "next_of", "n_active", "hand_points", "last_row", "winner", "events", "upcard_taken",
-                 "discarded", "thrown_in")
+                 "discarded", "thrown_in", "pending")
 
     def __init__(self, rules: Rules, dealer: int, scores: Sequence[int] | None = None):
         self.rules = rules
@@ -95,6 +97,7 @@ class State:
         self.taken = [0] * n
         self.discards: list[list[int]] = []
         self.discarded: list[int] = []
+        self.pending: list = []             # exchange rules still to apply
         self.steps: list[str] = []
         self.queue: list[int] = []
         self.offered = -1
@@ -391,40 +394,72 @@ class State:
             self._advance()
 
     def _begin_exchange(self) -> bool:
+        """Apply the table's takes in order; an optional take first asks its taker."""
         r = self.rules
         if self.maker < 0:
             return False
-        order: list[int] = []
-        owed: dict[int, int] = {}
-        for who, source, round_, unless_alone in r.takes:
-            if round_ is not None and round_ != self.round:
+        self.discards = []
+        self.pending = [take for take in r.takes if self._take_applies(take)]
+        return self._continue_exchange()
+
+    def _taker(self, take) -> int:
+        return self.dealer if take.who == "dealer" else self.maker
+
+    def _take_applies(self, take) -> bool:
+        if take.round is not None and take.round != self.round:
+            return False
+        if take.maker is not None and (take.maker == "dealer") != (self.maker == self.dealer):
+            return False
+        if take.unless_alone and self.alone:
+            return False
+        return bool(self.active >> self._taker(take) & 1) or self.rules.sitting_out_takes
+
+    def _continue_exchange(self) -> bool:
+        while self.pending:
+            take = self.pending[0]
+            if not self._available(take):
+                self.pending.pop(0)
                 continue
-            if unless_alone and self.alone:
-                continue
-            seat = self.dealer if who == "dealer" else self.maker
-            if not self.active >> seat & 1 and not r.sitting_out_takes:
-                continue
-            if source == "upcard":
-                if self.upcard < 0 or self.upcard_taken:
-                    continue
-                cards = 1 << self.upcard
-                self.upcard_taken = True
-            else:
-                cards, self.widow = self.widow, 0
-                if not cards:
-                    continue
-            self.hands[seat] |= cards
-            self.taken[seat] |= cards
-            self.events.append(("take", seat, source, r.cards_of(cards)))
-            if seat not in owed:
-                order.append(seat)
-                owed[seat] = 0
-            owed[seat] += bin(cards).count("1")
-        self.discards = [[seat, owed[seat]] for seat in order]
+            if take.optional:
+                self.phase, self.to_act = TAKE_OFFER, self._taker(take)
+                return True
+            self.pending.pop(0)
+            self._take(take)
         if not self.discards:
             return False
         self.phase, self.to_act = DISCARD_PHASE, self.discards[0][0]
         return True
+
+    def _available(self, take) -> bool:
+        if take.source == "upcard":
+            return self.upcard >= 0 and not self.upcard_taken
+        return bool(self.widow)
+
+    def _take(self, take) -> None:
+        seat = self._taker(take)
+        if take.source == "upcard":
+            cards = 1 << self.upcard
+            self.upcard_taken = True
+        else:
+            cards, self.widow = self.widow, 0
+        self.hands[seat] |= cards
+        self.taken[seat] |= cards
+        self.events.append(("take", seat, take.source, self.rules.cards_of(cards)))
+        count = bin(cards).count("1")
+        for entry in self.discards:
+            if entry[0] == seat:
+                entry[1] += count
+                return
+        self.discards.append([seat, count])
+
+    def _apply_take_offer(self, kind: int, arg: int) -> None:
+        take = self.pending.pop(0)
+        if kind == TAKE:
+            self._take(take)
+        else:
+            self.events.append(("decline", self.to_act, take.source))
+        if not self._continue_exchange():
+            self._advance()
 
     def _discardable(self) -> int:
         hand = self.hands[self.to_act]
@@ -512,7 +547,9 @@ class State:
             r = self.rules
             follow = hand & r.suit_mask[self.trump][self.led]
             if follow:
-                return follow | (hand & r.master_bit) if r.master_any_time else follow
+                if r.master_any_time and self.trump == r.NT:
+                    follow |= hand & r.master_bit
+                return follow
         return hand
 
     def _why_not_playable(self, card: int) -> str:
@@ -634,6 +671,10 @@ class State:
             return
         if reached:
             self.winner = self._break_tie(reached, points, maker_unit, row)
+            if self.winner is None and "play-on" in r.simultaneous and not lost:
+                self.dealer = r.left[self.dealer]
+                self.phase, self.to_act = DEAL, -1
+                return
         else:
             alive = [u for u in range(len(r.units)) if u not in lost]
             top = max((self.scores[u] for u in alive), default=None)
@@ -652,6 +693,9 @@ class State:
                 break
             if rule == "makers":
                 candidates = [u for u in candidates if u == maker_unit] or candidates
+            elif rule == "highest":
+                top = max(self.scores[u] for u in candidates)
+                candidates = [u for u in candidates if self.scores[u] == top]
             elif rule == "earliest-trick":
                 # Replay the hand's per-trick awards in trick order from the scores before it.
                 per_trick = {}
@@ -705,7 +749,7 @@ class State:
         }
 
 
-_YES = {ALONE_PHASE: "alone", DEFEND_PHASE: "defend-alone", TAKE_PHASE: "take"}
+_YES = {ALONE_PHASE: "alone", DEFEND_PHASE: "defend-alone", TAKE_PHASE: "take", TAKE_OFFER: "take"}
 
 
 def _none(state: State) -> list[str]:
@@ -726,6 +770,7 @@ _LEGAL = {
     DEFEND_PHASE: State._legal_yes_no,
     GIVE_PHASE: State._legal_give,
     TAKE_PHASE: State._legal_yes_no,
+    TAKE_OFFER: State._legal_yes_no,
     DISCARD_PHASE: State._legal_discard,
     MASTER_SUIT: _master_suits,
 }
@@ -738,6 +783,7 @@ _APPLY = {
     DEFEND_PHASE: State._apply_defend,
     GIVE_PHASE: State._apply_give,
     TAKE_PHASE: State._apply_take,
+    TAKE_OFFER: State._apply_take_offer,
     DISCARD_PHASE: State._apply_discard,
     MASTER_SUIT: State._apply_master_suit,
 }

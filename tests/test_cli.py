@@ -5,7 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reference_impl.catalog import variants_dir
+import pytest
+
+from reference_impl.catalog import variant_ids, variants_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +57,13 @@ def test_play_many_games_prints_a_summary():
     assert result.returncode == 0, result.stderr
     assert re.search(r"games\s+│\s+50", result.stdout)
     assert "hands per second" in result.stdout
+
+
+@pytest.mark.parametrize("variant", variant_ids())
+def test_every_variant_plays_clean(variant):
+    result = run("play", variant, "--games", "30", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"games\s+│\s+30", result.stdout)
 
 
 def test_unknown_option_is_a_clear_error():

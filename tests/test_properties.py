@@ -1,18 +1,28 @@
-"""Properties of random legal games under random option combinations, checked at every step
-against the independent reading in ``oracle.py``."""
+"""Properties of random legal games of every variant under random option combinations,
+checked at every step against the independent reading in ``oracle.py``: cards are
+conserved, each trick has one card from each player in the hand and goes to the holder of
+the strongest card, every legal play set follows the follow-suit rule, every hand scores
+what the scoring table says, and the game ends exactly when a side reaches the target."""
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
 from reference_impl import load_rules, new_game
+from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
+from reference_impl.selfplay import random_action
 
-OPTIONS = resolve("euchre").table["options"]
-option_sets = st.fixed_dictionaries({key: st.sampled_from([c["value"] for c in option["choices"]])
-                                     for key, option in OPTIONS.items()})
+VARIANTS = variant_ids()
+
+
+def option_sets(variant: str):
+    options = resolve(variant).table.get("options", {})
+    return st.fixed_dictionaries({key: st.sampled_from([c["value"] for c in option["choices"]])
+                                  for key, option in options.items()})
 
 
 def all_cards(state) -> list[int]:
@@ -34,60 +44,71 @@ def check_game(rules, rng: random.Random) -> int:
     table = rules.table
     state = new_game(rules, rng=rng)
     seen = 0
+    named = None           # the suit named for a master card led at no-trumps, this trick
     while not state.is_terminal():
         if state.is_chance_node():
-            assert all(score < rules.target for score in state.scores), "the game should have ended"
+            leader = max(state.scores)
+            assert leader < rules.target or "play-on" in rules.simultaneous, "the game should have ended"
             state.deal_random(rng)
         else:
-            cards = all_cards(state)
-            assert sorted(cards) == list(range(rules.n_cards)), "cards are conserved"
+            assert sorted(all_cards(state)) == list(range(rules.n_cards)), "cards are conserved"
             obs = state.observation()
             legal = state.legal_actions()
             assert legal, "a seat to act always has an action"
             if obs["phase"] == "play":
                 hand = obs["hands"][obs["to_act"]]
-                trick = [(s, c) for s, c in obs["tricks"][-1]["cards"]] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else []
-                assert {t[5:] for t in legal} == oracle.legal_plays(table, obs["trump"], hand, trick)
-            state.apply(rng.choice(legal))
+                current = obs["tricks"][-1] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else None
+                trick = [tuple(p) for p in current["cards"]] if current else []
+                assert {t[5:] for t in legal} == oracle.legal_plays(table, obs["trump"], hand, trick, named)
+            state.apply(random_action(rng, state))
         for event in state.events[seen:]:
-            check_event(rules, state, event)
+            if event[0] == "master-suit":
+                named = event[1]
+            elif event[0] == "trick":
+                check_trick(rules, state, event, named)
+                named = None
+            elif event[0] == "score":
+                check_score(rules, state, event)
         seen = len(state.events)
-    winner = state.winner
-    assert state.scores[winner] >= rules.target
-    assert sum(score >= rules.target for score in state.scores) == 1
+    reached = [u for u, score in enumerate(state.scores) if score >= rules.target]
+    lost = [u for u, score in enumerate(state.scores) if rules.lose_at is not None and score <= rules.lose_at]
+    assert reached or lost
+    if state.winner is not None and reached:
+        assert state.winner in reached
     return state.hand_number
 
 
-def check_event(rules, state, event) -> None:
-    table = rules.table
+def check_trick(rules, state, event, named) -> None:
     obs = state.observation()
-    if event[0] == "trick":
-        _, leader, plays, winner = event
-        seats = [seat for seat, _ in plays]
-        assert len(seats) == len(set(seats)) == rules.n - len(obs["sitting_out"]), "one card from each active player"
-        assert not set(seats) & set(obs["sitting_out"])
-        named = [(seat, rules.card_names[card]) for seat, card in plays]
-        assert winner == oracle.trick_winner(table, obs["trump"], named), named
-    elif event[0] == "score":
-        _, row, points, _ = event
-        maker = obs["maker"]
-        side = [s for s in range(rules.n) if rules.unit_of[s] == rules.unit_of[maker]]
-        maker_tricks = sum(obs["tricks_won"][s] for s in side)
-        assert sum(obs["tricks_won"]) == rules.hand_size
-        expected = oracle.hand_points(table, maker_tricks, obs["alone"], obs["defender_alone"] is not None,
-                                      rules.unit_of[maker], len(rules.units))
-        assert (row, list(points)) == expected
+    _, leader, plays, winner = event
+    seats = [seat for seat, _ in plays]
+    assert len(seats) == len(set(seats)) == rules.n - len(obs["sitting_out"]), "one card from each active player"
+    assert not set(seats) & set(obs["sitting_out"])
+    cards = [(seat, rules.card_names[card]) for seat, card in plays]
+    assert winner == oracle.trick_winner(rules.table, obs["trump"], cards, named), cards
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(options=option_sets, seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_every_rule(options, seed):
-    rules = load_rules("euchre", options)
-    check_game(rules, random.Random(seed))
+def check_score(rules, state, event) -> None:
+    obs = state.observation()
+    _, row, points, _ = event
+    assert sum(obs["tricks_won"]) == rules.hand_size
+    expected = oracle.hand_points(rules.table, obs["maker"], obs["tricks_won"], obs["alone"],
+                                  obs["defender_alone"] is not None, obs["contract"])
+    assert (row, list(points)) == expected
 
 
-def test_many_default_games_keep_every_rule():
-    rules = load_rules("euchre")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_games_keep_every_rule(variant):
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(options=option_sets(variant), seed=st.integers(0, 2**32 - 1))
+    def check(options, seed):
+        check_game(load_rules(variant, options), random.Random(seed))
+    check()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_many_default_games_keep_every_rule(variant):
+    rules = load_rules(variant)
     rng = random.Random(2024)
-    hands = sum(check_game(rules, rng) for _ in range(40))
-    assert hands >= 40 * 3
+    hands = sum(check_game(rules, rng) for _ in range(15))
+    assert hands >= 15

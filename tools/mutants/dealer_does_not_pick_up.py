@@ -5,5 +5,5 @@ from serve import after_compile
 
 def apply() -> None:
     def change(rules):
-        rules.takes = tuple(take for take in rules.takes if take[1] != "upcard")
+        rules.takes = tuple(take for take in rules.takes if take.source != "upcard")
     after_compile(change)
