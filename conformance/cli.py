@@ -246,9 +246,9 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 def cmd_corpus_generate(args: argparse.Namespace) -> int:
     from . import CORPUS_DIR
-    from .generate import generate, variants_with_options
+    from .generate import generate
 
-    variants = args.variant or variants_with_options(variant_ids())
+    variants = args.variant or variant_ids()
     out = Path(args.out) if args.out else CORPUS_DIR / "generated"
     total = 0
     for variant in variants:
@@ -349,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     corpus = sub.add_parser("corpus", help="generate, lint and count the corpus").add_subparsers(dest="corpus_command", required=True)
     p = corpus.add_parser("generate", help="write generated cases (seeded random deals and play) under conformance/corpus/generated")
-    p.add_argument("--variant", action="append", help="variant(s) to generate for (default: every variant with options)")
+    p.add_argument("--variant", action="append", help="variant(s) to generate for (default: every variant)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--hands", type=int, default=6, help="single-hand cases per option combination")
     p.add_argument("--games", type=int, default=1, help="whole-game cases per option combination")

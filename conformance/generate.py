@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import random
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
@@ -24,7 +24,7 @@ from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
 from reference_impl.selfplay import random_action
 
-GENERATOR = "euchre-spec-generate 3"
+GENERATOR = "euchre-spec-generate 4"
 BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
                    "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
                    "discard": "dealer-pickup"}
@@ -75,7 +75,10 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
     else:
         dealer = rng.randrange(rules.n)
         setup = {"dealer": dealer}
-    state = State(rules, dealer)
+    if whole_game:
+        # Start within half the target, so that games stay a few hands long.
+        setup["scores"] = [rules.target - rng.randint(1, max(1, rules.target // 2)) for _ in rules.units]
+    state = State(rules, dealer, setup.get("scores"))
     clauses: set[str] = {"follow-suit", "trick-winner"}
     hands: list[dict[str, Any]] = []
     while not state.is_terminal():
@@ -162,12 +165,18 @@ def _deal_entry(rules: Rules, deal, deck_deal: bool, rng: random.Random, dealer:
     return entry
 
 
+MIN_CASES = 24      # a variant with few option combinations still gets this many cases
+
+
 def generate(variant: str, out: Path, seed: int = 1, hands_per_combination: int = 6,
              games_per_combination: int = 1) -> list[Path]:
     """Write the generated cases of ``variant`` under ``out``; returns the files written."""
     table = resolve(variant).table
     values = {key: [c["value"] for c in option["choices"]] for key, option in table.get("options", {}).items()}
     combinations = pairwise_combinations(values, seed) if values else [{}]
+    per_combination = hands_per_combination + games_per_combination
+    if len(combinations) * per_combination < MIN_CASES:
+        hands_per_combination = -(-MIN_CASES // len(combinations)) - games_per_combination
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob(f"gen-{variant}-*.yaml"):
         old.unlink()
@@ -204,5 +213,3 @@ def _dump(case: dict[str, Any]) -> str:
     return header + yaml.dump(case, Dumper=_Dumper, sort_keys=False, default_flow_style=None, width=200, allow_unicode=True)
 
 
-def variants_with_options(ids: Iterable[str]) -> list[str]:
-    return [v for v in ids if resolve(v).table.get("options")]
