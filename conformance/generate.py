@@ -24,7 +24,7 @@ from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
 from reference_impl.selfplay import random_action
 
-GENERATOR = "euchre-spec-generate 4"
+GENERATOR = "euchre-spec-generate 5"
 BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
                    "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
                    "discard": "dealer-pickup"}
@@ -72,6 +72,10 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
         dealer = rules.first_dealer_by_black_jack(cards, start)
         cards = cards[:next(i for i, c in enumerate(cards) if rules.card_index[c] in rules.black_jacks) + 1]
         setup = {"first_dealer": {"cards": " ".join(cards), "start": start}, "expect": {"dealer": dealer}}
+    elif whole_game and rules.first_dealer_method == "cut":
+        cards = [rules.card_names[c] for c in rules.shuffled(rng)]
+        dealer = rules.first_dealer_by_cut(cards)
+        setup = {"first_dealer": {"cards": " ".join(cards)}, "expect": {"dealer": dealer}}
     else:
         dealer = rng.randrange(rules.n)
         setup = {"dealer": dealer}
