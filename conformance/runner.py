@@ -29,6 +29,7 @@ REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state
                  "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply",
                  "perft": "perft-reply"}
 OBSERVATION_REQUIRED = tuple(load_schema("protocol/observation.schema.json")["required"])
+OPTIONAL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) - set(OBSERVATION_REQUIRED)
 
 
 @dataclass
@@ -115,10 +116,11 @@ def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
         return None
     options = case.table.table.get("options", {})
     for key, value in case.table.selected.items():
-        if value == options.get(key, {}).get("default"):
-            continue
-        if value not in (declared.get(key) or []):
-            return f"option {key}={value} is not declared"
+        if key in declared:
+            if value not in declared[key]:
+                return f"option {key}={value} is not declared"
+        elif value != options.get(key, {}).get("default"):
+            return f"option {key}={value} is not declared (an option not listed is supported at its default only)"
     return None
 
 
@@ -308,6 +310,8 @@ class Session:
                 if actual is None:
                     raise CaseFailed(Failure(where=where, message="this step should have completed a trick", field=key,
                                              expected=expected, actual=None, clause=clause or self._clause(case), **context))
+            elif key in OPTIONAL_FIELDS and key not in state:
+                continue            # an optional field the engine does not report is not compared
             else:
                 actual = state.get(key)
             if not _same(key, expected, actual):

@@ -299,6 +299,7 @@ class Rules:
         defend = alone.get("defend", {})
         self.defend_allowed: bool = defend.get("allowed", False)
         self.defend_any_maker = defend.get("against", "lone-maker") == "any-maker"
+        self.defend_from_eldest = defend.get("first", "maker-left") == "eldest"
         self.partners_best: bool = alone.get("partners-best", {}).get("allowed", False)
 
     def _compile_play(self, t: Mapping[str, Any]) -> None:

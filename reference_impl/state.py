@@ -366,11 +366,12 @@ class State:
         if not r.defend_allowed or self.maker < 0 or not (self.alone or r.defend_any_maker):
             return False
         side = self._maker_side()
-        seat, queue = r.left[self.maker], []
-        while seat != self.maker:
+        start = r.left[self.dealer] if r.defend_from_eldest else r.left[self.maker]
+        queue = []
+        for k in range(r.n):
+            seat = (start + k) % r.n
             if seat not in side and self.active >> seat & 1:
                 queue.append(seat)
-            seat = r.left[seat]
         self.queue = queue
         if not queue:
             return False
