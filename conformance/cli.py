@@ -269,9 +269,15 @@ def cmd_corpus_lint(args: argparse.Namespace) -> int:
     for column in ("variant", "clause", "cases", "examples"):
         table.add_column(column, overflow="fold")
     for (variant, clause), ids in sorted(report.coverage.items()):
-        table.add_row(variant, clause, str(len(ids)) if ids else "[bold red]0[/]", ", ".join(sorted(ids)[:3]))
+        if ids:
+            count, examples = str(len(ids)), ", ".join(sorted(ids)[:3])
+        elif (variant, clause) in report.inherited:
+            count, examples = "0", f"as in {report.inherited[(variant, clause)]} (the same clause)"
+        else:
+            count, examples = "[bold red]0[/]", ""
+        table.add_row(variant, clause, count, examples)
     console.print(table)
-    uncovered = [f"{v}#{c}" for (v, c), ids in report.coverage.items() if not ids]
+    uncovered = [f"{v}#{c}" for v, c in report.uncovered()]
     console.print(f"{report.cases} case(s), {len(report.coverage)} clause(s), {len(uncovered)} uncovered, "
                   f"{len(report.problems)} problem(s)" + (f"; uncovered: {', '.join(uncovered)}" if uncovered else ""))
     return 1 if report.problems or uncovered else 0

@@ -24,7 +24,7 @@ from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
 from reference_impl.selfplay import random_action
 
-GENERATOR = "euchre-spec-generate 5"
+GENERATOR = "euchre-spec-generate 6"
 BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
                    "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
                    "discard": "dealer-pickup"}
@@ -97,6 +97,8 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
             action = random_action(rng, state)   # passes often while bidding: reaches throw-ins, stuck dealers
             seat = state.to_act
             clauses.add(BIDDING_CLAUSES.get(state.phase, "follow-suit"))
+            if state.phase == "defend-alone" and action == "defend-alone":
+                clauses.add("defending-alone")
             tricks_before = len(state.tricks)
             state.apply(action)
             step: dict[str, Any] = {"seat": seat, "action": action, "legal": sorted(legal)}
@@ -124,6 +126,9 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
     if "first_dealer" in setup:
         clauses.add("first-dealer")
     anchors = {c["id"] for c in rules.table.get("clauses", [])}
+    # A mechanism's clause may have been replaced by an option's: cite the one in force.
+    replaced = {c["replaces"]: c["id"] for c in rules.table.get("clauses", []) if "replaces" in c}
+    clauses = {replaced.get(clause, clause) for clause in clauses}
     non_default = {k: v for k, v in options.items() if rules.table["options"][k]["default"] != v}
     case = {
         "id": f"gen-{rules.id}-{seed}",

@@ -3,14 +3,15 @@
 Every case file is schema-valid with a unique id, known tags and existing clause anchors
 (the loader checks these); every case replays on the reference engine through the same
 runner a third-party engine meets; and every clause anchor of every variant, option
-clauses included, is cited by at least one case.
+clauses included, is cited by at least one case. A preset's clause that is its parent's,
+word for word, is covered by the parent's cases.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reference_impl.catalog import variant_ids
+from reference_impl.catalog import load_variant_file, variant_ids, variant_path
 from reference_impl.resolve import resolve
 
 from .cases import load_cases, load_corpus_meta
@@ -23,16 +24,41 @@ class LintReport:
     cases: int = 0
     problems: list[str] = field(default_factory=list)
     coverage: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    inherited: dict[tuple[str, str], str] = field(default_factory=dict)   # covered by the parent's cases
+
+    def uncovered(self) -> list[tuple[str, str]]:
+        return [key for key, ids in self.coverage.items() if not ids and key not in self.inherited]
+
+
+def all_clauses(variant: str) -> dict[str, dict]:
+    """Every clause of a variant by id: its base clauses and those of every option value."""
+    table = resolve(variant).table
+    clauses = {c["id"]: c for c in table.get("clauses", [])}
+    for option in table.get("options", {}).values():
+        for choice in option["choices"]:
+            for clause in choice.get("clauses", []):
+                clauses.setdefault(clause["id"], {k: v for k, v in clause.items() if k != "replaces"})
+    return clauses
 
 
 def all_anchors(variant: str) -> list[str]:
-    """Every clause id of a variant: its base clauses and those of every option value."""
-    table = resolve(variant).table
-    anchors = [c["id"] for c in table.get("clauses", [])]
-    for option in table.get("options", {}).values():
-        for choice in option["choices"]:
-            anchors += [c["id"] for c in choice.get("clauses", []) if c["id"] not in anchors]
-    return anchors
+    return list(all_clauses(variant))
+
+
+def parent_of(variant: str) -> str | None:
+    return load_variant_file(variant_path(variant)).data.get("extends")
+
+
+def inherited_unchanged(variant: str, anchor: str) -> str | None:
+    """The ancestor whose identical clause this is (a preset inherits its parent's rules and
+    their cases), or None where the variant states the clause itself."""
+    parent = parent_of(variant)
+    if parent is None:
+        return None
+    mine, theirs = all_clauses(variant).get(anchor), all_clauses(parent).get(anchor)
+    if theirs is None or {k: v for k, v in mine.items() if k != "replaces"} != theirs:
+        return None
+    return inherited_unchanged(parent, anchor) or parent
 
 
 def lint(jobs: int = 2) -> LintReport:
@@ -48,6 +74,11 @@ def lint(jobs: int = 2) -> LintReport:
         cited = set(case.clauses) | {s["clause"] for h in case.hands for s in h["steps"] if "clause" in s}
         for clause in cited:
             report.coverage.setdefault((case.variant, clause), set()).add(case.id)
+    for (variant, anchor), ids in list(report.coverage.items()):
+        if not ids and (variant, anchor) in report.coverage:
+            ancestor = inherited_unchanged(variant, anchor)
+            if ancestor and report.coverage.get((ancestor, anchor)):
+                report.inherited[(variant, anchor)] = ancestor
     for result in run_cases(cases, engine_command("reference"), jobs=jobs):
         if result.outcome != "pass":
             where = result.failure.describe() if result.failure else (result.detail or "")

@@ -147,7 +147,7 @@ def _set_path(table: dict[str, Any], dotted: str, value: Any) -> None:
 
 def _add_clause(clauses: list[dict], clause: dict) -> None:
     clause = copy.deepcopy(clause)
-    target = clause.pop("replaces", None)
+    target = clause.get("replaces")      # kept: the site and the generator show what it replaced
     if target is not None:
         for i, existing in enumerate(clauses):
             if existing["id"] == target:
