@@ -1,0 +1,138 @@
+"""Everything the site generates, in one pass: pages (Markdown, by docs path) and files to
+copy (the schemas and the case files), from the rule tables, the corpus and the reports.
+
+The mkdocs hook (``hooks.py``) turns the result into virtual files; nothing is written
+into ``docs/``. Tests call :func:`build_site` directly.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reference_impl.catalog import schema_dir
+from reference_impl.errors import SpecError
+from reference_impl.resolve import ResolvedTable, resolve
+
+from .. import CORPUS_DIR
+from .casepages import render_case_page, render_corpus_index
+from ..runner import FAILING
+from .compliance import read_reports, render_compliance
+from .corpus import Replay, SiteCase, load_site_cases, replay
+from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
+                    case_page, variant_page)
+from .matrix import render_matrix, render_variants_index
+from .schemas import render_schema_index, render_schema_page, schema_files
+from .tables import SiteError, VariantView, all_views
+from .variant import pick_examples, render_variant
+
+REPORTS_DIR = "compliance/reports"     # under docs/
+
+
+@dataclass
+class Site:
+    pages: dict[str, str] = field(default_factory=dict)          # docs path -> Markdown
+    copies: dict[str, Path] = field(default_factory=dict)        # docs path -> file to copy as it is
+    variants: list[tuple[str, str]] = field(default_factory=list)  # (id, title), in nav order
+    anchors: dict[str, set[str]] = field(default_factory=dict)   # variant id -> clause anchors on its page
+    cases: list[SiteCase] = field(default_factory=list)
+    examples: dict[str, list[str]] = field(default_factory=dict)  # variant id -> case ids told as examples
+    paged: set[str] = field(default_factory=set)                 # case ids with a page of their own
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _replay(case: SiteCase, resolver) -> Replay:
+    try:
+        return replay(case, resolver)
+    except SpecError as exc:
+        return Replay({}, problem="; ".join(p.message for p in exc.problems))
+
+
+def _corpus_version(root: Path) -> str | None:
+    import yaml
+    path = root / "corpus.yaml"
+    if not path.is_file():
+        return None
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return str(data.get("version")) if data.get("version") is not None else None
+
+
+def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path | None = None,
+               directory_urls: bool = True) -> Site:
+    """Every generated page of the site (``directory_urls``: mkdocs' ``use_directory_urls``)."""
+    site = Site()
+    clock = time.perf_counter()
+    try:
+        views: list[VariantView] = all_views()
+    except SpecError as exc:
+        raise SiteError("a variant table does not resolve: " + "; ".join(str(p) for p in exc.problems)) from None
+    site.timings["tables"] = time.perf_counter() - clock
+    site.variants = [(v.id, v.table["title"]) for v in views]
+    site.anchors = {v.id: v.clause_ids() for v in views}
+    titles = {v.id: v.clause_titles() for v in views}
+
+    clock = time.perf_counter()
+    cases = load_site_cases(root=corpus_dir)
+    site.cases = cases
+    for case in cases:
+        if case.id in ("index", "files"):
+            raise SiteError(f"{case.file}: a case id may not be {case.id!r} (it names a page of the site)")
+    reports = read_reports(reports_dir or docs_dir / REPORTS_DIR)
+    by_variant: dict[str, list[SiteCase]] = {}
+    for case in cases:
+        by_variant.setdefault(case.variant, []).append(case)
+    for view in views:
+        site.examples[view.id] = [c.id for c in pick_examples(by_variant.get(view.id, []))]
+    # A page for every case but the generated ones (hundreds of random games, linked as files),
+    # except those told as examples or that a committed report shows failing.
+    failing = {line.get("id") for report in reports for line in report.cases if line.get("outcome") in FAILING}
+    shown = {c for ids in site.examples.values() for c in ids}
+    site.paged = {c.id for c in cases if "generated" not in c.tags or c.id in shown or c.id in failing}
+    # Resolve afresh on every build (a long-lived `mkdocs serve` must see edited tables).
+    resolved: dict[str, ResolvedTable] = {}
+
+    def resolver(variant: str, options: dict) -> ResolvedTable:
+        key = variant + json.dumps(options, sort_keys=True)
+        if key not in resolved:
+            resolved[key] = resolve(variant, options)
+        return resolved[key]
+    replays = {case.id: _replay(case, resolver) for case in cases if case.id in site.paged}
+    site.timings["corpus"] = time.perf_counter() - clock
+    files_of = {c.id: c.rel for c in cases}
+
+    def links(page: str) -> Links:
+        return Links(page, site.anchors, site.paged, files_of, titles, directory_urls)
+
+    clock = time.perf_counter()
+    counts = Counter(c.variant for c in cases)
+    for view in views:
+        page = variant_page(view.id)
+        site.pages[page] = render_variant(view, by_variant.get(view.id, []), replays, links(page))
+    site.pages[VARIANTS_INDEX] = render_variants_index(views, dict(counts), links(VARIANTS_INDEX))
+    site.pages[COMPARE_PAGE] = render_matrix(views, links(COMPARE_PAGE))
+    site.timings["variants"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    variant_titles = dict(site.variants)
+    version = _corpus_version(corpus_dir)
+    site.pages[CORPUS_INDEX] = render_corpus_index(cases, site.variants, version, links(CORPUS_INDEX))
+    for case in cases:
+        site.copies.setdefault(case_file(case.rel), case.file)
+        if case.id in site.paged:
+            page = case_page(case.id)
+            site.pages[page] = render_case_page(case, replays[case.id], links(page), variant_titles.get(case.variant))
+    site.timings["cases"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    files = schema_files(schema_dir())
+    site.pages[SCHEMA_INDEX] = render_schema_index(files, links(SCHEMA_INDEX))
+    for schema_file in files:
+        site.pages[schema_file.page] = render_schema_page(schema_file, files)
+        site.copies[schema_file.download] = schema_file.path
+    site.timings["schemas"] = time.perf_counter() - clock
+
+    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version)
+    return site

@@ -1,0 +1,65 @@
+"""mkdocs hook: adds the generated pages and files to the build (nothing is written to docs/).
+
+Named in ``mkdocs.yml`` as ``hooks: [conformance/site/hooks.py]``. ``on_config`` generates
+the site and lists the variant pages in the nav right after ``variants/index.md``;
+``on_files`` adds every generated page and copied file as a virtual file.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:          # the hook is loaded by path; make the project importable
+    sys.path.insert(0, str(ROOT))
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.structure.files import File, Files  # noqa: E402
+
+from conformance.site.build import Site, build_site  # noqa: E402
+from conformance.site.links import VARIANTS_INDEX, variant_page  # noqa: E402
+from conformance.site.tables import SiteError  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.euchre_site")
+_site: Site | None = None
+
+
+def _insert_variants(nav: list, entries: list[dict[str, str]]) -> bool:
+    """Put the variant pages right after the nav entry for ``variants/index.md``."""
+    for index, item in enumerate(nav):
+        value = next(iter(item.values())) if isinstance(item, dict) and len(item) == 1 else item
+        if value == VARIANTS_INDEX:
+            nav[index + 1:index + 1] = entries
+            return True
+        if isinstance(value, list) and _insert_variants(value, entries):
+            return True
+    return False
+
+
+def on_config(config):
+    global _site
+    try:
+        _site = build_site(Path(config.docs_dir), directory_urls=config.use_directory_urls)
+    except SiteError as exc:
+        raise PluginError(f"euchre-spec site: {exc}") from None
+    timings = ", ".join(f"{k} {v:.1f}s" for k, v in _site.timings.items())
+    log.debug("generated %d pages (%s)", len(_site.pages), timings)
+    if config.nav is not None:
+        entries = [{title: variant_page(variant)} for variant, title in _site.variants]
+        if not _insert_variants(config.nav, entries):
+            log.warning("the nav has no entry for %s: the variant pages are not listed in it", VARIANTS_INDEX)
+    return config
+
+
+def on_files(files: Files, config):
+    assert _site is not None
+    for path, content in _site.pages.items():
+        if files.get_file_from_path(path) is not None:
+            raise PluginError(f"euchre-spec site: docs/{path} exists, but this page is generated; remove the file")
+        files.append(File.generated(config, path, content=content))
+    for path, source in _site.copies.items():
+        if files.get_file_from_path(path) is None:
+            files.append(File.generated(config, path, abs_src_path=str(source)))
+    return files
