@@ -10,6 +10,7 @@ restarted for the next case.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,7 +73,7 @@ class CaseResult:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "type": "case", "id": self.case.id, "file": self.case.file, "variant": self.case.variant,
+            "type": "case", "id": self.case.id, "file": _display_path(self.case.file), "variant": self.case.variant,
             "options": self.case.options, "table_sha256": self.case.table.sha256 if self.case.table else None,
             "clauses": self.case.clauses, "tags": self.case.tags, "outcome": self.outcome,
             "duration_ms": round(self.duration * 1000, 2),
@@ -84,6 +85,14 @@ class CaseResult:
         if self.stderr:
             data["stderr"] = self.stderr
         return data
+
+
+def _display_path(path: str) -> str:
+    """A case file relative to the working directory when it lies below it (reports are shared)."""
+    try:
+        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+    except ValueError:
+        return path
 
 
 def _show(value: Any) -> str:

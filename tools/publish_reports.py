@@ -10,6 +10,7 @@ report, if any, is removed rather than left stale.
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,7 @@ ENGINES = {
     "openspiel": ([f"{PY} {ROOT / 'tools/adapters/openspiel_engine.py'}"], ["--variant", "openspiel"], "pyspiel"),
     "openspiel-on-standard-euchre": ([f"{PY} {ROOT / 'tools/adapters/openspiel_engine.py'}"], ["--variant", "euchre"], "pyspiel"),
     "euchrelib": ([f"{PY} {ROOT / 'tools/adapters/euchrelib_engine.py'}"], ["--variant", "euchre"], "euchrelib"),
-    "euchre-cli": ([f"{PY} {ROOT / 'tools/adapters/euchre_cli_engine.py'}"], ["--variant", "euchre"], "euchre_cli"),
+    "euchre-cli": ([f"{PY} {ROOT / 'tools/adapters/euchre_cli_engine.py'}"], ["--variant", "euchre"], "euchre.command.play"),
 }
 
 
@@ -35,7 +36,10 @@ def available(need: str | None) -> bool:
         return True
     if need == "node":
         return shutil.which("node") is not None
-    return importlib.util.find_spec(need) is not None
+    try:
+        return importlib.util.find_spec(need) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def main() -> int:
@@ -48,7 +52,9 @@ def main() -> int:
             continue
         result = subprocess.run([PY, "-m", "conformance.cli", "check", "--engine", *engine, "-j", "2",
                                  "--json", str(report), *extra], cwd=ROOT, capture_output=True, text=True)
-        print(f"{name}: {result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr[-300:]}")
+        footer = json.loads(report.read_text().splitlines()[-1]) if report.exists() else {}
+        counts = {k: v for k, v in footer.get("counts", {}).items() if v}
+        print(f"{name}: exit {result.returncode}, {counts or result.stderr[-300:]}")
     return 0
 
 
