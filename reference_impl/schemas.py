@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from typing import Any
@@ -10,6 +11,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
+from . import cache
 from .catalog import load_schema, schema_dir
 from .errors import Problem
 from .yaml_source import Located
@@ -58,21 +60,47 @@ def _describe(error: ValidationError) -> ValidationError:
     return error
 
 
+@lru_cache(maxsize=None)
+def _schemas_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(schema_dir().rglob("*.json")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _validity_key(schema_name: str, document: Any, partial: bool) -> str:
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{_schemas_digest()}|{schema_name}|{partial}|{text}".encode()).hexdigest()
+
+
 def schema_problems(located: Located, schema_name: str, data: Any = None, partial: bool = False) -> list[Problem]:
-    """Every schema violation in ``located`` (or in ``data``, reported against its file)."""
+    """Every schema violation in ``located`` (or in ``data``, reported against its file).
+
+    A document found valid before, under the same schemas, is not validated again (see
+    :mod:`reference_impl.cache`); only valid documents are remembered, so every problem is
+    always reported afresh."""
     document = located.data if data is None else data
+    key = _validity_key(schema_name, document, partial)
+    if cache.read("valid", key):
+        return []
     problems = []
     for error in validator(schema_name, partial).iter_errors(document):
         best = _describe(error)
         path = list(best.absolute_path)
         problems.append(located.problem(path, best.message))
     problems.sort(key=lambda p: (p.line or 0, p.path))
+    if not problems:
+        cache.write("valid", key, True)
     return problems
 
 
 @lru_cache(maxsize=8192)
 def _errors_against(schema_name: str, pointer: tuple[str, ...], canonical: str) -> tuple[tuple[tuple[Any, ...], str], ...]:
-    """Errors of one JSON value against the sub-schema at ``pointer`` (memoised on its text)."""
+    """Errors of one JSON value against the sub-schema at ``pointer`` (memoised on its text,
+    and valid answers cached on disk)."""
+    key = hashlib.sha256(f"{_schemas_digest()}|{schema_name}|{'/'.join(pointer)}|{canonical}".encode()).hexdigest()
+    if cache.read("valid", key):
+        return ()
     root = validator(schema_name)
     schema = root.schema
     for part in pointer:
@@ -81,6 +109,8 @@ def _errors_against(schema_name: str, pointer: tuple[str, ...], canonical: str) 
     for error in root.evolve(schema=schema).iter_errors(json.loads(canonical)):
         best = _describe(error)
         found.append((tuple(best.absolute_path), best.message))
+    if not found:
+        cache.write("valid", key, True)
     return tuple(found)
 
 

@@ -9,12 +9,15 @@ collapses, are reported as problems.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
 
+from . import cache
 from .errors import Problem, SpecError
 
 PathTuple = tuple[Any, ...]
@@ -57,7 +60,7 @@ class Located:
         return Problem(self.file, format_path(parts), message, self.line_of(parts))
 
 
-def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: PathTuple,
+def _walk(loader: Any, node: yaml.Node, path: PathTuple,
           lines: dict[PathTuple, int], problems: list[Problem], file: str) -> None:
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
@@ -142,10 +145,12 @@ def _unconstructable_line(text: str) -> int | None:
 
 
 def _load_text(text: str, file: str) -> Located:
-    loader = yaml.SafeLoader(text)
+    loader = _EventLoader(text)       # libyaml's safe loader where PyYAML has it: the corpus is large
     try:
         try:
             node = loader.get_single_node()
+        except yaml.reader.ReaderError:
+            raise                      # located by load_text from its position
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else None
@@ -174,7 +179,22 @@ def load_text(text: str, file: str = "<input>") -> Located:
 
     Guarded against YAML the recursive loader cannot survive: nesting or aliases that would
     overflow or hang it, scalars its constructor refuses with a ValueError rather than a
-    YAML error, and characters its reader refuses."""
+    YAML error, and characters its reader refuses. A text parsed before (the same bytes)
+    is read back from the cache (:mod:`reference_impl.cache`)."""
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    cached = cache.read("parsed", key)
+    if cached is not None:
+        return Located(cached["data"], file, {tuple(path): line for path, line in cached["lines"]})
+    located = _parse(text, file)
+    try:
+        if json.loads(json.dumps(located.data)) == located.data:      # JSON keeps it exactly
+            cache.write("parsed", key, {"data": located.data, "lines": [[list(p), n] for p, n in located.lines.items()]})
+    except (TypeError, ValueError):
+        pass
+    return located
+
+
+def _parse(text: str, file: str) -> Located:
     problem = _shape_problem(text, file)
     if problem is not None:
         raise SpecError(problem)

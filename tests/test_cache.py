@@ -1,0 +1,50 @@
+"""The on-disk cache of parsed and valid documents never hides a problem."""
+
+import pytest
+
+from reference_impl import cache
+from reference_impl.errors import SpecError
+from reference_impl.schemas import schema_problems
+from reference_impl.yaml_source import load_file, load_text
+
+GOOD = "id: x\ntitle: t\nlist: [1, 2]\n"
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("EUCHRE_SPEC_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_a_parsed_text_is_read_back_with_its_lines(private_cache):
+    first = load_text(GOOD, "a.yaml")
+    assert any(private_cache.rglob("*.json"))
+    again = load_text(GOOD, "b.yaml")
+    assert again.data == first.data and again.lines == first.lines and again.file == "b.yaml"
+
+
+def test_a_changed_text_misses_the_cache(private_cache):
+    load_text(GOOD, "a.yaml")
+    assert load_text(GOOD.replace("[1, 2]", "[1, 3]"), "a.yaml").data["list"] == [1, 3]
+
+
+def test_broken_yaml_is_never_cached(private_cache):
+    for _ in range(2):
+        with pytest.raises(SpecError):
+            load_text("a: [1\n", "bad.yaml")
+    assert not any(private_cache.rglob("*.json"))
+
+
+def test_invalid_documents_are_reported_every_time(private_cache, tmp_path):
+    path = tmp_path / "case.yaml"
+    path.write_text("id: Not A Slug\n")
+    for _ in range(2):
+        assert schema_problems(load_file(path), "case.schema.json")
+
+
+def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("EUCHRE_SPEC_CACHE", "off")
+    assert cache.cache_dir("parsed") is None
+    assert load_text(GOOD, "a.yaml").data["id"] == "x"
+    cache.write("parsed", "ab" * 32, {"x": 1})
+    assert cache.read("parsed", "ab" * 32) is None
