@@ -11,16 +11,21 @@ pytest_plugins = ["pytester"]
 CASE = Path(__file__).resolve().parent.parent / "conformance" / "corpus" / "euchre" / "made-three-tricks.yaml"
 
 
-def corpus_size() -> int:
+def corpus_size(variant: str | None = None) -> int:
     cases, problems = load_cases(tags=load_corpus_meta().tags)
     assert not problems
-    return len(cases)
+    return sum(1 for case in cases if variant in (None, case.variant))
 
 
-@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
-def test_every_case_is_an_item_and_passes_on_the_reference(pytester, workers):
-    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "-p", "no:cacheprovider", *workers)
+def test_every_case_is_an_item_and_passes_on_the_reference_under_xdist(pytester):
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "-p", "no:cacheprovider", "-n", "2")
     result.assert_outcomes(passed=corpus_size())
+
+
+def test_serial_run_of_one_variant(pytester):
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-variant", "two-hand",
+                                           "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=corpus_size("two-hand"))
 
 
 def test_a_failing_case_fails_with_its_step_and_rule(pytester):
