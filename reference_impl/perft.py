@@ -20,7 +20,7 @@ def perft(state: State, depth: int) -> int:
         return len(legal)
     total = 0
     for action in legal:
-        child = state.clone()
+        child = state.clone(keep_events=False)
         child.apply(action)
         total += perft(child, depth - 1)
     return total
@@ -30,7 +30,7 @@ def divide(state: State, depth: int) -> dict[str, int]:
     """The perft count under each first action (for bisecting a disagreement)."""
     counts = {}
     for action in state.legal_actions():
-        child = state.clone()
+        child = state.clone(keep_events=False)
         child.apply(action)
         counts[action] = perft(child, depth - 1)
     return counts

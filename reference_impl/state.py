@@ -188,14 +188,16 @@ class State:
                 upcard = card
         self._start_hand(hands, upcard, widow, order[len(r.deal_plan):])
 
-    def clone(self) -> "State":
-        """An independent copy (for search and perft)."""
+    def clone(self, keep_events: bool = True) -> "State":
+        """An independent copy. A search (perft) passes ``keep_events=False``: the copy's
+        event log then records nothing, which makes copying several times cheaper."""
         other = object.__new__(State)
-        for name in State.__slots__:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = [list(v) if type(v) is list else v for v in value]
-            setattr(other, name, value)
+        for name in _SHARED_SLOTS:             # immutable values, or never changed in place
+            setattr(other, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(other, name, list(getattr(self, name)))
+        other.discards = [list(entry) for entry in self.discards]
+        other.events = list(self.events) if keep_events else _NO_EVENTS
         return other
 
     # -- starting a hand ------------------------------------------------------------------------
@@ -749,6 +751,20 @@ class State:
             "winner": self.winner,
         }
 
+
+class _NullLog(list):
+    """An event log that keeps nothing (for the copies a search makes)."""
+
+    def append(self, item) -> None:
+        pass
+
+
+_NO_EVENTS = _NullLog()
+# How clone() copies each slot: lists that are changed in place are copied; the rest
+# (ints, strings, tuples, the rules, lists only ever replaced whole) are shared.
+_LIST_SLOTS = ("scores", "hands", "kitty", "taken", "discarded", "steps", "queue", "trick", "tricks",
+               "tricks_won", "next_of", "pending")
+_SHARED_SLOTS = tuple(name for name in State.__slots__ if name not in _LIST_SLOTS + ("discards", "events"))
 
 _YES = {ALONE_PHASE: "alone", DEFEND_PHASE: "defend-alone", TAKE_PHASE: "take", TAKE_OFFER: "take"}
 
