@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from reference_impl import SpecError, load_rules
-from reference_impl.catalog import variant_ids, variant_path
+from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
 from reference_impl.selfplay import EndlessGame, Summary, play_random_game, transcript, unit_name
 from reference_impl.validate import variant_problems

@@ -87,7 +87,6 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
     hands: list[dict[str, Any]] = []
     while not state.is_terminal():
         deal = rules.random_deal(rng, state.dealer)
-        order = [c for h in deal.hands for c in h]
         entry: dict[str, Any] = {"deal": _deal_entry(rules, deal, deck_deal, rng, state.dealer)}
         state.deal(deal)
         entry["after_deal"] = {"phase": state.phase, "to_act": state.current_player(), "dealer": state.dealer}

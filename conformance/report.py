@@ -9,7 +9,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import IO, Any, Iterable
+from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -56,23 +56,33 @@ class JsonlReport:
         self.handle.close()
 
 
-def read_jsonl(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
-    """Header, case lines and footer of a report (the footer is None for a cut-short run)."""
+def read_jsonl(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None, list[str]]:
+    """Header, case lines, footer (None for a run cut short) and problems (lines that are not
+    JSON or not a report line) of a report."""
     head: dict[str, Any] = {}
     cases: list[dict[str, Any]] = []
     foot = None
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    problems = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        data = json.loads(line)
-        kind = data.get("type")
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            problems.append(f"line {number}: not JSON ({exc})")
+            continue
+        kind = data.get("type") if isinstance(data, dict) else None
         if kind == "header":
             head = data
         elif kind == "case":
             cases.append(data)
         elif kind == "footer":
             foot = data
-    return head, cases, foot
+        else:
+            problems.append(f"line {number}: neither a header, a case nor a footer")
+    if not head:
+        problems.append("no header line")
+    return head, cases, foot, problems
 
 
 def _failure_text(result: CaseResult) -> str:

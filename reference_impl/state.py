@@ -26,8 +26,7 @@ import random
 from typing import Any, Sequence
 
 from .errors import ActionError, ILLEGAL_ACTION, OUT_OF_TURN, WRONG_PHASE, SpecError
-from .rules import (ALONE, BID, CALL, DEFEND_ALONE, DISCARD, GIVE, NAME, ORDER, PASS, PLAY, TAKE,
-                    Deal, Rules)
+from .rules import ALONE, BID, CALL, DEFEND_ALONE, ORDER, PASS, PLAY, TAKE, Deal, Rules
 
 # Phases, as named in observations and in the protocol.
 DEAL = "deal"                      # waiting for the next hand's cards

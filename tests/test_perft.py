@@ -63,11 +63,7 @@ def test_counts_agree_with_openspiel_on_the_rules_it_shares(case):
     pytest.importorskip("pyspiel", reason="OpenSpiel (pip install open-spiel) confirms the shared-rules counts")
     hand = case.hands[0]
     deal = hand["deal"]
-    state = openspiel_perft.initial_state(case.setup["dealer"], deal["hands"], deal["upcard"])
-    ours = dealt_state(case)          # tracks the phase, which decides what "pass" means to OpenSpiel
-    for step in hand["steps"]:
-        state.apply_action(openspiel_perft.action(step["action"], ours.phase, deal["upcard"][1]))
-        ours.apply(step["action"])
+    state = openspiel_perft.position(case.table.table, case.setup["dealer"], deal["hands"], deal["upcard"], hand["steps"])
     for count in hand["perft"]:
         assert openspiel_perft.perft(state, count["depth"]) == count["nodes"]
 

@@ -2,7 +2,6 @@
 
 from pathlib import Path
 
-import pytest
 
 from conformance.cases import load_cases, load_corpus_meta
 

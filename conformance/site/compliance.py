@@ -8,13 +8,13 @@ its case page and to the rule clause the failure cites on the variant's page.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..report import read_jsonl
 from ..runner import FAILING, OUTCOMES
 from .links import Links, code, md_cell, md_text
 from .tables import compact
@@ -48,30 +48,7 @@ class Report:
 
 def read_report(path: Path) -> Report:
     """A report, tolerating a run cut short (no footer); unreadable lines are listed as problems."""
-    header: dict[str, Any] = {}
-    cases: list[dict[str, Any]] = []
-    footer = None
-    problems = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            problems.append(f"line {number}: not JSON ({exc})")
-            continue
-        kind = data.get("type") if isinstance(data, dict) else None
-        if kind == "header":
-            header = data
-        elif kind == "case":
-            cases.append(data)
-        elif kind == "footer":
-            footer = data
-        else:
-            problems.append(f"line {number}: neither a header, a case nor a footer")
-    if not header:
-        problems.append("no header line")
-    return Report(path, header, cases, footer, problems)
+    return Report(path, *read_jsonl(path))
 
 
 def read_reports(directory: Path) -> list[Report]:
@@ -191,7 +168,7 @@ def render_report(report: Report, links: Links, corpus_version: str | None) -> l
     facts.append(f"report [`{report.path.name}`](reports/{report.path.name})")
     lines += [" · ".join(facts), ""]
     for problem in report.problems:
-        lines += [f"!!! failure \"This report could not be read in full\"", "", f"    {md_text(problem)}", ""]
+        lines += ["!!! failure \"This report could not be read in full\"", "", f"    {md_text(problem)}", ""]
     counts = Counter(line.get("outcome", "?") for line in report.cases)
     lines.append("Outcomes: " + ", ".join(f"{o} **{counts[o]}**" for o in OUTCOMES if counts.get(o))
                  + (f" ({report.footer.get('cases')} cases" + (f", {report.footer['duration_s']} s" if 'duration_s' in report.footer else "") + ")"

@@ -1,10 +1,7 @@
-"""The corpus as the site needs it: every case, read quickly, and replayed on the reference
-engine to learn what the script does (who won each trick, the score), for drawing.
-
-Reading goes through libyaml when it is there: the corpus is checked case by case by the
-corpus lint and the conformance run; here it only needs to be read, and fast, since the
-site is built often. The replay speaks the engine protocol to the reference engine, exactly
-as the runner does.
+"""The corpus as the site needs it: every case, read by the suite's own loader, and replayed
+on the reference engine to learn what the script does (who won each trick, the score), for
+drawing. The replay speaks the engine protocol to the reference engine, exactly as the
+runner does.
 """
 
 from __future__ import annotations
@@ -13,37 +10,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-import yaml
+from reference_impl.resolve import ResolvedTable
 
 from .. import CORPUS_DIR
-from ..cases import CORPUS_FILE, case_files, resolved_table, split_cards
-from reference_impl.resolve import ResolvedTable
+from ..cases import Case, load_cases, resolved_table
 
 from ..reference_engine import ReferenceEngine
 from .tables import SiteError
-
-try:
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
 
 NOT_HAND_WRITTEN = ("generated", "perft")
 
 
 @dataclass
-class SiteCase:
-    id: str
-    title: str
-    variant: str
-    options: dict[str, Any]
-    clauses: list[str]
-    tags: list[str]
-    setup: dict[str, Any]
-    hands: list[dict[str, Any]]
-    expect: dict[str, Any]
-    description: str
-    file: Path
-    rel: str                     # the file's path under the corpus directory
+class SiteCase(Case):
+    """A corpus case with what its pages need besides: its description and its file's path
+    under the corpus folder."""
+
+    description: str = ""
+    rel: str = ""                # the file's path under the corpus directory
     generated: dict[str, Any] | None = None
 
     @property
@@ -60,53 +44,23 @@ class SiteCase:
         return out
 
 
-def _deal(deal: dict[str, Any]) -> dict[str, Any]:
-    out = dict(deal)
-    if "hands" in out:
-        out["hands"] = [split_cards(h) for h in out["hands"]]
-    for key in ("widow", "kitty", "deck"):
-        if key in out:
-            out[key] = split_cards(out[key])
-    return out
-
-
-def _case(data: dict[str, Any], path: Path, root: Path) -> SiteCase:
-    missing = [k for k in ("id", "title", "variant", "clauses", "hands") if k not in data]
-    if missing:
-        raise SiteError(f"{path}: a case without {', '.join(missing)}")
-    setup = dict(data.get("setup") or {})
-    if "first_dealer" in setup:
-        setup["first_dealer"] = {**setup["first_dealer"], "cards": split_cards(setup["first_dealer"]["cards"])}
+def _site_case(case: Case, root: Path) -> SiteCase:
     try:
-        rel = path.resolve().relative_to(root.resolve()).as_posix()
+        rel = Path(case.file).resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
-        rel = path.name
-    return SiteCase(
-        id=data["id"], title=data["title"], variant=data["variant"], options=dict(data.get("options") or {}),
-        clauses=list(data["clauses"]), tags=list(data.get("tags") or []), setup=setup,
-        hands=[{**hand, "deal": _deal(hand.get("deal") or {}), "steps": list(hand.get("steps") or [])}
-               for hand in data["hands"]],
-        expect=dict(data.get("expect") or {}), description=str(data.get("description") or "").strip(),
-        file=path, rel=rel, generated=data.get("generated"))
+        rel = Path(case.file).name
+    fields = {name: getattr(case, name) for name in Case.__dataclass_fields__}
+    return SiteCase(**fields, description=str(case.data.get("description") or "").strip(), rel=rel,
+                    generated=case.data.get("generated"))
 
 
 def load_site_cases(paths: Iterable[Path] | None = None, root: Path = CORPUS_DIR) -> list[SiteCase]:
-    """Every case of the corpus (or of ``paths``), sorted by id."""
-    cases: dict[str, SiteCase] = {}
-    for path in case_files(paths or [root]):
-        if path.name == CORPUS_FILE:
-            continue
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=_Loader)
-        if not isinstance(data, dict):
-            raise SiteError(f"{path}: not a case file")
-        entries = data["cases"] if isinstance(data.get("cases"), list) else [data]
-        for entry in entries:
-            case = _case(entry, path, root)
-            if case.id in cases:
-                raise SiteError(f"{path}: duplicate case id {case.id!r} (also in {cases[case.id].file})")
-            cases[case.id] = case
-    return [cases[k] for k in sorted(cases)]
+    """Every case of the corpus (or of ``paths``), sorted by id: read and checked by the
+    suite's own loader, so the site refuses to build from a broken case."""
+    cases, problems = load_cases(paths or [root])
+    if problems:
+        raise SiteError("the corpus has problems:\n" + "\n".join(str(p) for p in problems[:10]))
+    return [_site_case(case, root) for case in cases]
 
 
 # -- replay ---------------------------------------------------------------------------------

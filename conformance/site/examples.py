@@ -375,7 +375,7 @@ def render_example(case: SiteCase, rep: Replay, links: Links, *, hand_heading: s
         return f'!!! warning "This case cannot be drawn"\n\n    {md_text(rep.problem or "its rule table does not resolve")}.\n'
     lines = _setup_lines(case, rep, table, links)
     if rep.problem:
-        lines += ["", f'!!! warning "The reference engine does not follow this script"', "",
+        lines += ["", '!!! warning "The reference engine does not follow this script"', "",
                   f"    {md_text(rep.problem)}. What follows is drawn up to that point."]
     for number, hand in enumerate(rep.hands, 1):
         if len(case.hands) > 1 and hand_heading:

@@ -56,13 +56,14 @@ Needs ``pip install euchre-cli==0.7.0``.
 from __future__ import annotations
 
 import io
-import json
 import os
 import queue
 import sys
 import threading
 import traceback
 from typing import Any
+
+from jsonl_server import Refused, serve
 
 # The protocol owns the real stdout and stdin; the library gets neither.
 _PROTOCOL_OUT = sys.stdout
@@ -105,12 +106,6 @@ def token(card: Card) -> str:
 
 def suit_letter(suit: Suit) -> str:
     return SUIT_LETTER[suit.name]
-
-
-class Refused(Exception):
-    def __init__(self, category: str, message: str):
-        super().__init__(message)
-        self.category = category
 
 
 class Aborted(BaseException):
@@ -526,28 +521,7 @@ class Adapter:
 
 
 def main() -> int:
-    adapter = Adapter()
-    for line in _PROTOCOL_IN:
-        request_id, message = None, None
-        try:
-            message = json.loads(line)
-            if not isinstance(message, dict):
-                raise Refused("bad_message", "a request is a JSON object")
-            request_id = message.get("id")
-            reply = {"id": request_id, "ok": True, **adapter.handle(message)}
-        except Refused as exc:
-            reply = {"id": request_id, "ok": False, "error": {"category": exc.category, "message": str(exc)}}
-        except json.JSONDecodeError as exc:
-            reply = {"id": None, "ok": False, "error": {"category": "bad_message", "message": f"not JSON: {exc}"}}
-        except Exception as exc:  # an adapter bug: report it and keep serving
-            traceback.print_exc(file=sys.stderr)
-            reply = {"id": request_id, "ok": False,
-                     "error": {"category": "internal", "message": f"{type(exc).__name__}: {exc}"}}
-        _PROTOCOL_OUT.write(json.dumps(reply) + "\n")
-        _PROTOCOL_OUT.flush()
-        if isinstance(message, dict) and message.get("type") == "bye":
-            break
-    return 0
+    return serve(Adapter().handle, _PROTOCOL_IN, _PROTOCOL_OUT)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ last two without declaring them).
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
+
+from jsonl_server import Refused, serve
 
 from euchrelib.deck import Card, Number, Suit
 from euchrelib.game import Game, Round, RoundStatus
@@ -28,12 +29,6 @@ LETTER = {suit: letter for letter, suit in SUITS.items()}
 NUMBERS = {"9": Number.nine, "T": Number.ten, "J": Number.jack, "Q": Number.queen, "K": Number.king, "A": Number.ace}
 RANK = {number.value: rank for rank, number in NUMBERS.items()}   # Number has no hash: key by value
 PHASES = {RoundStatus.CALLING_PICKUP: "bid-round-1", RoundStatus.CALLING_OPEN: "bid-round-2", RoundStatus.PLAYING: "play"}
-
-
-class Refused(Exception):
-    def __init__(self, category: str, message: str):
-        super().__init__(message)
-        self.category = category
 
 
 def to_card(token: str) -> Card:
@@ -168,21 +163,7 @@ class Adapter:
 
 
 def main() -> int:
-    adapter = Adapter()
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-            request_id = message.get("id") if isinstance(message, dict) else None
-            reply = {"id": request_id, "ok": True, **adapter.handle(message)}
-        except Refused as exc:
-            reply = {"id": request_id, "ok": False, "error": {"category": exc.category, "message": str(exc)}}
-        except Exception as exc:  # euchrelib raising is euchrelib failing: report it, keep serving
-            reply = {"id": request_id, "ok": False, "error": {"category": "internal", "message": f"{type(exc).__name__}: {exc}"}}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-        if isinstance(message, dict) and message.get("type") == "bye":
-            break
-    return 0
+    return serve(Adapter().handle)
 
 
 if __name__ == "__main__":

@@ -17,21 +17,16 @@ first dealer from cards, or deal a second hand.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
+
+from jsonl_server import Refused, serve
 
 import pyspiel
 
 RANKS, SUITS = "9TJQKA", "CDHS"
 PASS, ALONE, WITH_PARTNER = 24, 29, 30
 Phase = pyspiel.euchre.Phase
-
-
-class Refused(Exception):
-    def __init__(self, category: str, message: str):
-        super().__init__(message)
-        self.category = category
 
 
 def card_id(token: str) -> int:
@@ -239,22 +234,7 @@ def _version() -> str:
 
 
 def main() -> int:
-    adapter = Adapter()
-    for line in sys.stdin:
-        request_id = None
-        try:
-            message = json.loads(line)
-            request_id = message.get("id") if isinstance(message, dict) else None
-            reply = {"id": request_id, "ok": True, **adapter.handle(message)}
-        except Refused as exc:
-            reply = {"id": request_id, "ok": False, "error": {"category": exc.category, "message": str(exc)}}
-        except Exception as exc:  # report and keep serving
-            reply = {"id": request_id, "ok": False, "error": {"category": "internal", "message": f"{type(exc).__name__}: {exc}"}}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-        if isinstance(message, dict) and message.get("type") == "bye":
-            break
-    return 0
+    return serve(Adapter().handle)
 
 
 if __name__ == "__main__":
