@@ -142,6 +142,7 @@ class Session:
         self.case_timeout = case_timeout
         self.strict_replies = strict_replies
         self._validated: set[str] = set()
+        self._clause_index: dict[str, dict[str, dict[str, Any]]] = {}
         self.start_error: str | None = None
 
     def close(self) -> None:
@@ -182,17 +183,13 @@ class Session:
         return result
 
     def _clause(self, case: Case, clause_id: str | None = None) -> dict[str, Any] | None:
+        """The clause a failure cites, with its source (looked up in a per-table index, since
+        every step names one)."""
         clause_id = clause_id or case.clauses[0]
-        table = case.table.table
-        for clause in table.get("clauses", []):
-            if clause["id"] == clause_id:
-                source = table["sources"].get(clause["source"], {})
-                info = {"id": clause_id, "title": clause["title"], "source": clause["source"],
-                        "source_title": source.get("title")}
-                if source.get("url"):
-                    info["url"] = source["url"]
-                return info
-        return {"id": clause_id}
+        index = self._clause_index.get(case.table.sha256)
+        if index is None:
+            index = self._clause_index[case.table.sha256] = _clause_index(case.table.table)
+        return index.get(clause_id, {"id": clause_id})
 
     def _request(self, case: Case, message: dict[str, Any], where: str, clause: dict[str, Any] | None = None,
                  **context: Any) -> dict[str, Any]:
@@ -326,6 +323,19 @@ class Session:
             if not _same(key, expected, actual):
                 raise CaseFailed(Failure(where=where, message=f"wrong {key}", field=key, expected=expected, actual=actual,
                                          clause=clause or self._clause(case), **context))
+
+
+def _clause_index(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each clause of a table, as a failure cites it: id, title and source."""
+    index = {}
+    for clause in table.get("clauses", []):
+        source = table["sources"].get(clause["source"], {})
+        info = {"id": clause["id"], "title": clause["title"], "source": clause["source"],
+                "source_title": source.get("title")}
+        if source.get("url"):
+            info["url"] = source["url"]
+        index[clause["id"]] = info
+    return index
 
 
 class CaseTimedOut(EngineFailure):

@@ -90,34 +90,29 @@ def table_diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, 
 
     Returns ``(dotted path, value before, value after)``; a value missing on one side is
     ``...`` (Ellipsis)."""
-    out: list[tuple[str, Any, Any]] = []
     if isinstance(before, dict) and isinstance(after, dict):
-        for key in list(before) + [k for k in after if k not in before]:
-            if not path and key in META_KEYS:
-                continue
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in after:
-                out.append((sub, before[key], ...))
-            elif key not in before:
-                out.append((sub, ..., after[key]))
-            else:
-                out += table_diff(before[key], after[key], sub)
-        return out
+        skip = META_KEYS if not path else ()
+        return _keyed_diff({k: v for k, v in before.items() if k not in skip},
+                           {k: v for k, v in after.items() if k not in skip}, path)
     if _is_id_list(before) and _is_id_list(after):
         old = {item["id"]: item for item in before}
         new = {item["id"]: item for item in after}
         if set(old) != set(new) or list(old) == list(new):      # else: only the order changed
-            for key in list(old) + [k for k in new if k not in old]:
-                sub = f"{path}.{key}"
-                if key not in new:
-                    out.append((sub, old[key], ...))
-                elif key not in old:
-                    out.append((sub, ..., new[key]))
-                else:
-                    out += table_diff(old[key], new[key], sub)
-            return out
-    if before != after:
-        out.append((path, before, after))
+            return _keyed_diff(old, new, path)
+    return [(path, before, after)] if before != after else []
+
+
+def _keyed_diff(before: dict, after: dict, path: str) -> list[tuple[str, Any, Any]]:
+    """The differences of two mappings (or id-keyed lists), key by key."""
+    out: list[tuple[str, Any, Any]] = []
+    for key in list(before) + [k for k in after if k not in before]:
+        sub = f"{path}.{key}" if path else str(key)
+        if key not in after:
+            out.append((sub, before[key], ...))
+        elif key not in before:
+            out.append((sub, ..., after[key]))
+        else:
+            out += table_diff(before[key], after[key], sub)
     return out
 
 
