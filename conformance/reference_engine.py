@@ -8,6 +8,7 @@ It plays any rule table it is sent, so it declares ``"variants": "*"``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import IO, Any
 
@@ -37,6 +38,29 @@ def _require(message: dict[str, Any], key: str, kind: type | tuple[type, ...]) -
     return value
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate_at(value: Any, path: str = "$") -> str | None:
+    """The path of the first string (key or value) holding a lone surrogate: JSON's
+    ``\\ud800`` escape decodes to one, and it is not Unicode text."""
+    if isinstance(value, str):
+        return path if _LONE_SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and _LONE_SURROGATE.search(key):
+                return path
+            found = _lone_surrogate_at(item, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate_at(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
+
+
 def _cards(value: Any, what: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise ProtocolError("bad_message", f"deal: {what} must be a list of card strings")
@@ -62,6 +86,9 @@ class ReferenceEngine:
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             return self._error(request_id, "bad_message", f"unknown message type {message.get('type')!r}")
+        bad_text = _lone_surrogate_at(message)
+        if bad_text:
+            return self._error(request_id, "bad_message", f"{kind}: {bad_text} holds a lone surrogate (not Unicode text)")
         try:
             result = handler(self, message)
         except ProtocolError as exc:
@@ -107,20 +134,31 @@ class ReferenceEngine:
         return {}
 
     def new_game_message(self, message: dict[str, Any]) -> dict[str, Any]:
-        if self.rules is None:
-            raise ProtocolError("wrong_phase", "no rules: send rules first")
         scores = message.get("scores")
         if scores is not None and (not isinstance(scores, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
             raise ProtocolError("bad_message", "new_game: scores must be a list of integers")
+        if ("dealer" in message) == ("first_dealer" in message):
+            raise ProtocolError("bad_message", "new_game: give exactly one of dealer and first_dealer")
         if "dealer" in message:
             dealer = _require(message, "dealer", int)
-            self.state = new_game(self.rules, dealer, scores=scores)
         else:
             first = _require(message, "first_dealer", dict)
             cards = _cards(first.get("cards"), "first_dealer.cards")
             start = first.get("start", 0)
-            if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < self.rules.n:
-                raise ProtocolError("bad_message", "new_game: first_dealer.start must be a seat")
+            if not isinstance(start, int) or isinstance(start, bool):
+                raise ProtocolError("bad_message", "new_game: first_dealer.start must be an integer seat")
+        if self.rules is None:
+            raise ProtocolError("wrong_phase", "no rules: send rules first")
+        n = self.rules.n
+        if scores is not None and len(scores) != len(self.rules.units):
+            raise ProtocolError("bad_message", f"new_game: {len(scores)} scores given for {len(self.rules.units)} sides")
+        if "dealer" in message:
+            if not 0 <= dealer < n:
+                raise ProtocolError("bad_message", f"new_game: dealer {dealer} is not a seat of {n} players")
+            self.state = new_game(self.rules, dealer, scores=scores)
+        else:
+            if not 0 <= start < n:
+                raise ProtocolError("bad_message", f"new_game: first_dealer.start {start} is not a seat of {n} players")
             unknown = [c for c in cards if c not in self.rules.card_index]
             if unknown:
                 raise ProtocolError("bad_deal", f"not cards of this pack: {', '.join(unknown)}")
@@ -128,25 +166,28 @@ class ReferenceEngine:
         return {"state": self.state.observation()}
 
     def deal_message(self, message: dict[str, Any]) -> dict[str, Any]:
+        if "deck" in message:                           # types first, then the game's state
+            deck = _cards(message["deck"], "deck")
+        else:
+            hands = tuple(_cards(h, "each hand") for h in _require(message, "hands", list))
+            upcard = message.get("upcard")
+            if upcard is not None and not isinstance(upcard, str):
+                raise ProtocolError("bad_message", "deal: upcard must be a card or null")
+            widow, kitty = _cards(message.get("widow", []), "widow"), _cards(message.get("kitty", []), "kitty")
         state = self._game()
         if not state.is_chance_node():
             raise ProtocolError("wrong_phase", f"no deal expected in phase {state.phase}")
         if "deck" in message:
-            deal = self.rules.deal_from_order(_cards(message["deck"], "deck"), state.dealer)
+            deal = self.rules.deal_from_order(deck, state.dealer)
         else:
-            hands = _require(message, "hands", list)
-            upcard = message.get("upcard")
-            if upcard is not None and not isinstance(upcard, str):
-                raise ProtocolError("bad_message", "deal: upcard must be a card or null")
-            deal = Deal(tuple(_cards(h, "each hand") for h in hands), upcard,
-                        _cards(message.get("widow", []), "widow"), _cards(message.get("kitty", []), "kitty"))
+            deal = Deal(hands, upcard, widow, kitty)
         state.deal(deal)
         return {"state": state.observation()}
 
     def act(self, message: dict[str, Any]) -> dict[str, Any]:
-        state = self._game()
-        seat = _require(message, "seat", int)
+        seat = _require(message, "seat", int)           # types first (docs/protocol.md, "act")
         action = _require(message, "action", str)
+        state = self._game()
         state.apply(action, seat)
         return {"state": state.observation()}
 
@@ -158,10 +199,11 @@ class ReferenceEngine:
         return {"state": self._game().observation()}
 
     def perft_message(self, message: dict[str, Any]) -> dict[str, Any]:
-        state = self._game()
         depth = _require(message, "depth", int)
-        if not 0 <= depth <= 64:
-            raise ProtocolError("bad_message", "perft: depth must be 0..64")
+        state = self._game()
+        longest = state.rules.max_hand_actions
+        if not 0 <= depth <= longest:
+            raise ProtocolError("bad_message", f"perft: depth must be 0..{longest}, the most decisions a hand of this variant can take")
         nodes = perft(state, depth)
         if message.get("divide"):
             return {"nodes": nodes, "divide": divide(state, depth) if depth and state.to_act >= 0 else {}}
@@ -184,29 +226,48 @@ _HANDLERS = {
 }
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def answer_line(engine: ReferenceEngine, raw: bytes) -> bytes:
+    """The reply line (without its newline) to one request line."""
+    try:
+        message = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        reply = ReferenceEngine._error(None, "bad_message", f"not JSON in UTF-8: {exc}")
+    else:
+        try:
+            reply = engine.handle(message)
+        except Exception as exc:  # an engine bug must not kill the session
+            request_id = message.get("id") if isinstance(message, dict) else None
+            reply = ReferenceEngine._error(request_id if isinstance(request_id, int) and not isinstance(request_id, bool) else None,
+                                           "internal", f"{type(exc).__name__}: {exc}")
+    # backslashreplace: a lone surrogate echoed from the request becomes its JSON escape
+    return _DUMPS(reply).encode("utf-8", "backslashreplace")
+
+
+_DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """Answer one request per input line until ``bye`` or the end of input."""
     engine = ReferenceEngine()
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     for raw in stdin:
-        try:
-            message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            message = None
-            reply = ReferenceEngine._error(None, "bad_message", f"not JSON: {exc}")
-        else:
-            try:
-                reply = engine.handle(message)
-            except Exception as exc:  # an engine bug must not kill the session
-                request_id = message.get("id") if isinstance(message, dict) else None
-                reply = ReferenceEngine._error(request_id if isinstance(request_id, int) else None,
-                                               "internal", f"{type(exc).__name__}: {exc}")
-        # backslashreplace: a lone surrogate echoed from the request becomes its JSON escape
-        stdout.write(dumps(reply).encode("utf-8", "backslashreplace") + b"\n")
+        line = answer_line(engine, raw)
+        stdout.write(line + b"\n")
         stdout.flush()
-        if isinstance(message, dict) and message.get("type") == "bye" and reply.get("ok"):
+        if line.startswith(b'{"id":') and b'"ok":true' in line and _is_bye(raw):
             break
     return 0
+
+
+def _is_bye(raw: bytes) -> bool:
+    try:
+        message = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "bye"
 
 
 def main() -> int:

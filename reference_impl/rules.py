@@ -152,6 +152,7 @@ class Rules:
         self._compile_play(t)
         self._compile_scoring(t["scoring"])
         self._compile_actions()
+        self.max_hand_actions = self._longest_hand()
         self.clauses: dict[str, dict[str, Any]] = {c["id"]: c for c in t.get("clauses", [])}
 
     # -- players -------------------------------------------------------------------------
@@ -329,6 +330,20 @@ class Rules:
                                    when.get("defender-alone"), when.get("contract"),
                                    frozenset(when["bid"]) if "bid" in when else None, awards))
         self.scoring_rows: tuple[ScoringRow, ...] = tuple(rows)
+
+    def _longest_hand(self) -> int:
+        """An upper bound on the decisions one hand can take (perft never looks further:
+        every sequence ends with the hand): the longest bidding, every offer (going alone,
+        the lone defence, the partner's best card given and taken), each optional take and
+        one discard per card that can be taken, then every card played and, where the master
+        card's leader names its suit, one naming per trick."""
+        n = self.n
+        bidding = len(self.bids) + n if self.procedure == "auction" else 1 + 2 * n
+        offers = 1 + (n - 1) + 2
+        takeable = (1 if self.has_upcard else 0) + self.widow_size + 1
+        exchange = sum(1 for take in self.takes if take.optional) + takeable
+        play = n * self.hand_size + (self.hand_size if self.master_names_suit else 0)
+        return bidding + offers + exchange + play
 
     # -- actions -----------------------------------------------------------------------------
     def _compile_actions(self) -> None:

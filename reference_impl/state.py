@@ -145,7 +145,9 @@ class State:
             kind, arg = self.rules.decode[action]
         except (KeyError, TypeError):
             raise ActionError(ILLEGAL_ACTION, f"{action!r} is not an action of this variant") from None
-        if kind == PLAY and self.phase == PLAY_PHASE:
+        if self.phase == PLAY_PHASE:
+            if kind != PLAY:
+                raise ActionError(ILLEGAL_ACTION, f"{action} is not allowed in phase play: seat {self.to_act} must play a card")
             if not self._playable() >> arg & 1:
                 raise ActionError(ILLEGAL_ACTION, self._why_not_playable(arg))
             self.events.append(("action", self.to_act, action))

@@ -1,0 +1,105 @@
+"""Mutant engines: the reference engine with one seeded rule bug each.
+
+A mutant is a module in this package whose docstring names the bug and whose ``apply()``
+patches ``reference_impl`` before the engine starts, usually through the hooks below.
+``python -m conformance.mutants NAME`` serves one over the protocol; `euchre-spec mutants`
+runs the corpus against every mutant: each must be caught.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.resources
+import importlib.util
+from pathlib import Path
+from typing import Callable
+
+from reference_impl.rules import Rules
+from reference_impl.state import State
+
+NOT_MUTANTS = {"__init__", "__main__"}
+
+
+def mutants_dir() -> Path:
+    """The folder of the mutant modules (package data, wherever the package is installed)."""
+    return Path(str(importlib.resources.files(__name__)))
+
+
+def mutant_names() -> list[str]:
+    """Every mutant in this package, by name (module name with hyphens)."""
+    return sorted(p.stem.replace("_", "-") for p in mutants_dir().glob("*.py") if p.stem not in NOT_MUTANTS)
+
+
+def mutant_bugs() -> dict[str, str]:
+    """Mutant name -> the bug it seeds (its docstring, on one line)."""
+    found = {}
+    for name in mutant_names():
+        path = mutants_dir() / (name.replace("-", "_") + ".py")
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        found[name] = " ".join(doc.split())
+    return found
+
+
+def load(name: str):
+    """The mutant module ``name`` (hyphens or underscores), or the mutant in the Python file
+    at path ``name`` (a mutant of your own)."""
+    if name.endswith(".py"):
+        spec = importlib.util.spec_from_file_location(f"mutant_{Path(name).stem}", name)
+        if spec is None or not Path(name).is_file():
+            raise SystemExit(f"no mutant file {name!r}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    if name not in mutant_names():
+        raise SystemExit(f"no mutant {name!r}; known: {', '.join(mutant_names())}")
+    return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+
+
+def after_compile(change: Callable[[Rules], None]) -> None:
+    """Run ``change(rules)`` on every rule table once it is compiled."""
+    original = Rules.__init__
+
+    def patched(self: Rules, resolved) -> None:
+        original(self, resolved)
+        change(self)
+
+    Rules.__init__ = patched
+
+
+def wrap_state(method: str, wrapper: Callable) -> None:
+    """Replace ``State.<method>`` by ``wrapper(original, self, *args)``, in the class and in
+    the phase dispatch tables that hold the method."""
+    import reference_impl.state as state_module
+
+    original = getattr(State, method)
+
+    def patched(self: State, *args, **kwargs):
+        return wrapper(original, self, *args, **kwargs)
+
+    setattr(State, method, patched)
+    for table in (state_module._LEGAL, state_module._APPLY, state_module._BEGIN):
+        for key, function in table.items():
+            if function is original:
+                table[key] = patched
+
+
+def rebuild_suit_masks(rules: Rules) -> None:
+    """Recompute the follow-suit masks from ``rules.eff`` after a mutant changed it."""
+    n = rules.n_cards
+    rules.suit_mask = tuple(tuple(sum(1 << c for c in range(n) if rules.eff[ctx][c] == s)
+                                  for s in range(len(rules.suits))) for ctx in range(rules.contexts))
+
+
+def rescore(row_id: str, *awards: tuple) -> None:
+    """Give scoring row ``row_id`` other awards: (target, fixed, contract, per-trick, at-least)."""
+    def change(rules: Rules) -> None:
+        rules.scoring_rows = tuple(row.__class__(**{**row.__dict__, "awards": awards}) if row.id == row_id else row
+                                   for row in rules.scoring_rows)
+    after_compile(change)
+
+
+def left_bower(rules: Rules, trump: int) -> int:
+    """The card that is the left bower when suit ``trump`` is trumps."""
+    return next(c for c, name in enumerate(rules.card_names)
+                if name[0] == "J" and name != "JK" and rules.eff[trump][c] == trump and rules.printed_suit[c] != trump)

@@ -1,0 +1,7 @@
+"""A euchre gives the defenders 1 point instead of 2."""
+
+from conformance.mutants import rescore
+
+
+def apply() -> None:
+    rescore("euchre", ("defenders", 1, 0, 0, None))

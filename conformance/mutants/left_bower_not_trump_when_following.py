@@ -1,0 +1,15 @@
+"""The left bower is not counted as a trump when following suit: it follows its printed suit
+instead (though it still wins as the second-highest trump)."""
+
+from conformance.mutants import after_compile, left_bower
+
+
+def apply() -> None:
+    def change(rules):
+        masks = [list(m) for m in rules.suit_mask]
+        for trump in range(len(rules.suits)):
+            card = left_bower(rules, trump)
+            masks[trump][trump] &= ~(1 << card)
+            masks[trump][rules.printed_suit[card]] |= 1 << card
+        rules.suit_mask = tuple(tuple(m) for m in masks)
+    after_compile(change)

@@ -1,0 +1,10 @@
+"""A player who sits out is not skipped: the partner of a loner still plays to each trick."""
+
+from conformance.mutants import wrap_state
+
+
+def apply() -> None:
+    def begin_play(original, state):
+        state.active = (1 << state.rules.n) - 1
+        return original(state)
+    wrap_state("_begin_play", begin_play)
