@@ -4,24 +4,42 @@ Parsing and schema-checking the corpus's large generated cases takes seconds, an
 process that loads the corpus (a check, the lint, each pytest worker, each mutant run)
 would pay it again. Answers are stored as JSON (never pickle) under a key that is the
 SHA-256 of everything they depend on, so a changed file or schema simply misses the cache.
-``EUCHRE_SPEC_CACHE=off`` turns it off; ``EUCHRE_SPEC_CACHE=DIR`` moves it.
+
+Where and how much (docs/cli.md, "The cache"): ``$XDG_CACHE_HOME/euchre-spec`` (by default
+``~/.cache/euchre-spec``); ``EUCHRE_SPEC_CACHE=DIR`` moves it and ``EUCHRE_SPEC_CACHE=off``
+turns it off. No entry larger than :data:`MAX_ENTRY` is written, and when the cache grows
+past :data:`MAX_TOTAL` the oldest entries are removed until it is back under three quarters
+of it. ``euchre-spec cache clear`` empties it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
+MAX_ENTRY = 4 * 1024 * 1024          # bytes: an answer larger than this is not worth keeping
+MAX_TOTAL = 200 * 1024 * 1024        # bytes: the whole cache
+PRUNE_EVERY = 200                    # writes between two size checks, on average
 
-def cache_dir(kind: str) -> Path | None:
+
+def cache_root() -> Path | None:
+    """The cache folder, or None when the cache is off."""
     setting = os.environ.get("EUCHRE_SPEC_CACHE")
     if setting == "off":
         return None
-    base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "euchre-spec"
-    return base / kind
+    if setting:
+        return Path(setting)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "euchre-spec"
+
+
+def cache_dir(kind: str) -> Path | None:
+    root = cache_root()
+    return root / kind if root else None
 
 
 def _path(kind: str, key: str) -> Path | None:
@@ -46,9 +64,70 @@ def write(kind: str, key: str, value: Any) -> None:
     if path is None:
         return
     try:
+        text = json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):              # not JSON: simply not cached
+        return
+    if len(text) > MAX_ENTRY:
+        return
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False) as handle:
-            json.dump(value, handle, separators=(",", ":"))
+            handle.write(text)
         os.replace(handle.name, path)
-    except (OSError, TypeError, ValueError):     # unwritable, or not JSON: simply not cached
-        pass
+    except OSError:                              # unwritable: simply not cached
+        return
+    if random.random() < 1 / PRUNE_EVERY:
+        prune()
+
+
+def _entries(root: Path) -> list[tuple[float, int, Path]]:
+    found = []
+    for path in root.rglob("*.json"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        found.append((stat.st_mtime, stat.st_size, path))
+    return found
+
+
+def usage() -> tuple[int, int]:
+    """The number of entries and their total size in bytes."""
+    root = cache_root()
+    if root is None or not root.is_dir():
+        return 0, 0
+    entries = _entries(root)
+    return len(entries), sum(size for _, size, _ in entries)
+
+
+def prune(limit: int = MAX_TOTAL) -> int:
+    """Remove the oldest entries while the cache is larger than ``limit``, down to three
+    quarters of it; returns the number removed."""
+    root = cache_root()
+    if root is None or not root.is_dir():
+        return 0
+    entries = sorted(_entries(root))
+    total = sum(size for _, size, _ in entries)
+    if total <= limit:
+        return 0
+    removed = 0
+    for _, size, path in entries:
+        if total <= limit * 3 // 4:
+            break
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+    return removed
+
+
+def clear() -> int:
+    """Empty the cache; returns the number of entries removed."""
+    root = cache_root()
+    if root is None or not root.is_dir():
+        return 0
+    count = len(_entries(root))
+    shutil.rmtree(root, ignore_errors=True)
+    return count

@@ -88,22 +88,33 @@ def _merge(parent: Any, child: Any, key: str | None = None) -> Any:
     return copy.deepcopy(child)
 
 
-def _chain(path: Path, seen: tuple[str, ...] = ()) -> tuple[Located, ...]:
+MAX_EXTENDS = 16        # parents above a table: presets of presets, never a long chain
+
+
+def _chain(path: Path) -> tuple[Located, ...]:
     """The checked files from ``path`` up through its ``extends`` parents."""
-    located = _checked_file(path)
-    data = located.data
-    if data["id"] in seen:
-        raise SpecError(located.problem(("extends",), "extends loop: " + " -> ".join(seen + (data["id"],))))
-    parent_id = data.get("extends")
-    if parent_id is None:
-        return (located,)
-    parent_path = path.parent / f"{parent_id}.yaml"
-    if not parent_path.is_file():
-        try:
-            parent_path = variant_path(parent_id)
-        except SpecError:
-            raise SpecError(located.problem(("extends",), f"unknown parent variant {parent_id!r}")) from None
-    return (located,) + _chain(parent_path, seen + (data["id"],))
+    chain: list[Located] = []
+    seen: list[str] = []
+    while True:
+        located = _checked_file(path)
+        data = located.data
+        if data["id"] in seen:
+            raise SpecError(located.problem(("extends",), "extends loop: " + " -> ".join(seen + [data["id"]])))
+        chain.append(located)
+        seen.append(data["id"])
+        parent_id = data.get("extends")
+        if parent_id is None:
+            return tuple(chain)
+        if len(chain) > MAX_EXTENDS:
+            raise SpecError(chain[0].problem(("extends",), f"more than {MAX_EXTENDS} parents above this table "
+                                             f"({' -> '.join(seen[:4])} -> ...)"))
+        parent_path = path.parent / f"{parent_id}.yaml"
+        if not parent_path.is_file():
+            try:
+                parent_path = variant_path(parent_id)
+            except SpecError:
+                raise SpecError(located.problem(("extends",), f"unknown parent variant {parent_id!r}")) from None
+        path = parent_path
 
 
 @lru_cache(maxsize=256)

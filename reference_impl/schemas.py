@@ -7,7 +7,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
@@ -30,6 +30,18 @@ def _without_required(schema: Any) -> Any:
     return relaxed
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# JSON Schema counts 4.0 as an integer; the interpreter, the cases and the protocol do not:
+# a seat, a count or a score given as 4.0 is refused where it is written.
+StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 @lru_cache(maxsize=None)
 def validator(name: str, partial: bool = False) -> Draft202012Validator:
     """A validator for ``spec/schema/<name>``, resolving ``$ref`` to sibling schemas.
@@ -50,7 +62,7 @@ def validator(name: str, partial: bool = False) -> Draft202012Validator:
         top["properties"] = {k: (_without_required(v) if "$ref" not in v else v)
                              for k, v in schema["properties"].items()}
         schema = top
-    return Draft202012Validator(schema, registry=registry)
+    return StrictValidator(schema, registry=registry)
 
 
 def _describe(error: ValidationError) -> ValidationError:
@@ -68,9 +80,14 @@ def _schemas_digest() -> str:
     return digest.hexdigest()
 
 
-def _validity_key(schema_name: str, document: Any, partial: bool) -> str:
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(f"{_schemas_digest()}|{schema_name}|{partial}|{text}".encode()).hexdigest()
+def _validity_key(schema_name: str, document: Any, partial: bool) -> str | None:
+    """The cache key of a document's validity, or None for a document JSON cannot state
+    exactly (a YAML date, a key that is not text): such a document is always validated."""
+    try:
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(f"{_schemas_digest()}|{schema_name}|{partial}|{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def schema_problems(located: Located, schema_name: str, data: Any = None, partial: bool = False) -> list[Problem]:
@@ -81,7 +98,7 @@ def schema_problems(located: Located, schema_name: str, data: Any = None, partia
     always reported afresh."""
     document = located.data if data is None else data
     key = _validity_key(schema_name, document, partial)
-    if cache.read("valid", key):
+    if key is not None and cache.read("valid", key):
         return []
     problems = []
     for error in validator(schema_name, partial).iter_errors(document):
@@ -89,7 +106,7 @@ def schema_problems(located: Located, schema_name: str, data: Any = None, partia
         path = list(best.absolute_path)
         problems.append(located.problem(path, best.message))
     problems.sort(key=lambda p: (p.line or 0, p.path))
-    if not problems:
+    if not problems and key is not None:
         cache.write("valid", key, True)
     return problems
 

@@ -23,6 +23,8 @@ from .errors import Problem, SpecError
 PathTuple = tuple[Any, ...]
 MAX_DEPTH = 64              # a case nests about eight levels deep, a rule table about ten
 MAX_ALIAS_NODES = 100_000   # nodes that YAML aliases may add to a file (a "billion laughs" adds billions)
+CHARS_PER_NODE = 64         # a scalar weighs one node per 64 characters: a long text aliased
+                            # a thousand times expands as much as a thousand small mappings
 _EventLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -68,7 +70,13 @@ def _walk(loader: Any, node: yaml.Node, path: PathTuple,
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
             line = key_node.start_mark.line + 1
-            if isinstance(key, (list, dict)):
+            if not isinstance(key, str):
+                # `1:`, `1.5:`, `~:`, `yes:`, `2001-01-01:` are keys of other types in YAML;
+                # every key of a table or a case is text.
+                shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else key_node.tag
+                kind = "null" if key is None else type(key).__name__
+                problems.append(Problem(file, format_path(path), f"the key {shown!r} is read as {kind}, not text: "
+                                        "quote it, or use a text key", line))
                 continue
             if key in seen:
                 problems.append(Problem(file, format_path(path + (key,)),
@@ -99,12 +107,13 @@ def _shape_problem(text: str, file: str, loader: type = _EventLoader) -> Problem
             if isinstance(event, yaml.CollectionEndEvent):
                 anchor, size = stack.pop()
             elif isinstance(event, yaml.ScalarEvent):
-                anchor, size = event.anchor, 1
+                anchor, size = event.anchor, 1 + len(event.value) // CHARS_PER_NODE
             elif isinstance(event, yaml.AliasEvent):
                 anchor, size = None, sizes.get(event.anchor, 1)
                 added += size
                 if added > MAX_ALIAS_NODES:
-                    return Problem(file, "$", f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes",
+                    return Problem(file, "$", f"YAML aliases expand to more than {MAX_ALIAS_NODES} nodes "
+                                   f"(a scalar counting one node per {CHARS_PER_NODE} characters)",
                                    event.start_mark.line + 1)
             else:
                 continue
