@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from reference_impl.errors import Problem, SpecError
+
 from .cases import Case
 from .runner import FAILING, CaseResult, Failure, Session
 
@@ -26,8 +28,12 @@ class SkipList:
 
     @classmethod
     def read(cls, path: str | Path) -> "SkipList":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError(Problem(str(path), "$", f"cannot read the skip file: {exc}")) from None
         patterns = []
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
+        for line in text.splitlines():
             body, _, reason = line.partition("#")
             body = body.strip()
             if body:
@@ -82,13 +88,28 @@ def apply_skip_list(result: CaseResult, skips: SkipList | None) -> CaseResult:
     return result
 
 
+GIVE_UP_AFTER = 5
+
+
+def engine_unresponsive(result: CaseResult) -> bool:
+    """Whether a case failed because the engine could not be started or did not answer."""
+    if result.outcome == "timeout":
+        return True
+    return result.outcome in ("crash", "error") and result.failure is not None and result.failure.where == "engine start"
+
+
 def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float = 10.0, case_timeout: float = 60.0,
               skips: SkipList | None = None, max_fail: int | None = None, strict_replies: bool = False,
-              hello_callback: Callable[[dict], None] | None = None) -> Iterator[CaseResult]:
+              hello_callback: Callable[[dict], None] | None = None,
+              give_up_after: int | None = GIVE_UP_AFTER, stopped: list[str] | None = None,
+              corpus_version: str | None = None) -> Iterator[CaseResult]:
     """Run ``cases`` on ``jobs`` engines; yield each result as it is known.
 
-    After ``max_fail`` unexpected failures no new case is started; those not run are
-    yielded as ``skipped`` so that the report still accounts for every case.
+    After ``max_fail`` unexpected failures no new case is started; after ``give_up_after``
+    cases in a row in which the engine could not be started or did not answer (the circuit
+    breaker: an engine that never says hello would otherwise cost a full timeout on every
+    case), neither. Cases not run are yielded as ``skipped`` so that the report still
+    accounts for every case; the reason for stopping is appended to ``stopped``.
     """
     todo: queue.Queue = queue.Queue()
     for index, case in enumerate(by_table(cases)):
@@ -96,11 +117,14 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
     done: queue.Queue = queue.Queue()
     stop = threading.Event()
     failures = 0
+    unresponsive = 0
+    reason = "not run: --max-fail reached"
     lock = threading.Lock()
 
     def worker() -> None:
-        nonlocal failures
-        session = Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies)
+        nonlocal failures, unresponsive, reason
+        session = Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies,
+                          corpus_version=corpus_version)
         try:
             while True:
                 try:
@@ -108,7 +132,7 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
                 except queue.Empty:
                     return
                 if stop.is_set():
-                    done.put(CaseResult(case, "skipped", 0.0, detail="not run: --max-fail reached"))
+                    done.put(CaseResult(case, "skipped", 0.0, detail=reason))
                     continue
                 result = apply_skip_list(session.run(case), skips)
                 if hello_callback is not None and session.engine.hello is not None:
@@ -116,8 +140,17 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
                 with lock:
                     if result.outcome in FAILING:
                         failures += 1
-                        if max_fail is not None and failures >= max_fail:
+                        if max_fail is not None and failures >= max_fail and not stop.is_set():
                             stop.set()
+                            if stopped is not None:
+                                stopped.append(f"stopped after {failures} unexpected failure(s) (--max-fail {max_fail})")
+                    unresponsive = unresponsive + 1 if engine_unresponsive(result) else 0
+                    if give_up_after and unresponsive >= give_up_after and not stop.is_set():
+                        reason = f"not run: the engine failed to start or answer in {unresponsive} cases in a row"
+                        stop.set()
+                        if stopped is not None:
+                            stopped.append(f"gave up: the engine failed to start or answer in {unresponsive} cases in a row "
+                                           f"(last: {result.failure.message if result.failure else result.outcome})")
                 done.put(result)
         finally:
             session.close()

@@ -3,28 +3,59 @@
 Everything an engine can do wrong at the transport level becomes one exception the runner
 classifies: it exits (:class:`EngineCrashed`), stops answering (:class:`EngineTimedOut`),
 writes something that is not a reply (:class:`EngineGarbled`). The engine is started
-without a shell; its stderr is drained continuously (an engine that floods it must not
-block) and the last part kept for the report.
+without a shell, in a session (and so a process group) of its own: a timeout, a crash, the
+end of the run, SIGTERM or Ctrl-C kill the whole group, so a wrapper script that does not
+``exec`` its engine, or an engine that forks, leaves nothing behind. Its stderr is drained
+continuously (an engine that floods it must not block) and the last part kept for the report.
+
+Replies are read strictly: UTF-8 only, one JSON object per line, ``ok`` a boolean, ``id``
+the integer of the request, numbers no larger than a 64-bit integer; the ``hello`` reply is
+checked against its schema before any case runs.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections import deque
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from . import PROTOCOL_VERSION, __version__
+from reference_impl.schemas import validator
+
+from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
+MAX_DIGITS = 20                 # a protocol integer fits in 64 bits: 20 digits at most
+POLL = 0.2                      # seconds between checks that the engine is still running
+_RUNNING: "weakref.WeakSet[EngineProcess]" = weakref.WeakSet()
+_SHUTTING_DOWN = threading.Event()
+
+
+def kill_all() -> None:
+    """Kill every engine process group still running and start no more (the runner is
+    stopping: the end of the run, SIGTERM or Ctrl-C)."""
+    _SHUTTING_DOWN.set()
+    for engine in list(_RUNNING):
+        engine.kill_group()
+
+
+def allow_starts() -> None:
+    """Undo :func:`kill_all`'s ban on new engines (a command run in-process has ended)."""
+    _SHUTTING_DOWN.clear()
+
+
+atexit.register(kill_all)
 
 
 class EngineFailure(Exception):
@@ -43,6 +74,47 @@ class EngineTimedOut(EngineFailure):
 
 class EngineGarbled(EngineFailure):
     outcome = "error"
+
+
+class _BadNumber(ValueError):
+    pass
+
+
+def _checked_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _BadNumber(f"an integer of {len(text.lstrip('-'))} digits (protocol integers fit in 64 bits)")
+    return int(text)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _BadNumber(f"{name} (not a JSON number)")
+
+
+def decode_reply(line: bytes, what: str) -> dict[str, Any]:
+    """The reply object on one line, or :class:`EngineGarbled` saying what is wrong with it."""
+    shown = line[:200]
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EngineGarbled(f"reply to {what} is not UTF-8 ({exc.reason} at byte {exc.start}): {shown!r}") from None
+    try:
+        reply = json.loads(text, parse_int=_checked_int, parse_constant=_refuse_constant)
+    except _BadNumber as exc:
+        raise EngineGarbled(f"reply to {what} holds {exc}: {shown!r}") from None
+    except ValueError as exc:
+        raise EngineGarbled(f"reply to {what} is not JSON ({exc}): {shown!r}") from None
+    except RecursionError:
+        raise EngineGarbled(f"reply to {what} nests too deeply to decode: {shown!r}") from None
+    if "\\u" in text:      # an escaped lone surrogate decodes to text no report can encode
+        try:
+            json.dumps(reply, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise EngineGarbled(f"reply to {what} holds a lone surrogate (not Unicode): {shown!r}") from None
+    if not isinstance(reply, dict) or "ok" not in reply:
+        raise EngineGarbled(f"reply to {what} is not a reply object: {shown!r}")
+    if type(reply["ok"]) is not bool:
+        raise EngineGarbled(f"reply to {what} has ok {reply['ok']!r}: it must be true or false")
+    return reply
 
 
 def engine_command(spec: str) -> list[str]:
@@ -95,8 +167,12 @@ class _StderrTail(threading.Thread):
 class EngineProcess:
     """A running engine: send requests, read replies, restart after a failure."""
 
-    def __init__(self, argv: Sequence[str], timeout: float = 10.0, cwd: str | Path | None = None):
+    def __init__(self, argv: Sequence[str], timeout: float = 10.0, cwd: str | Path | None = None,
+                 corpus_version: str | None = None):
         self.argv = list(argv)
+        self.suite = {"name": "euchre-spec", "version": __version__, "protocol_version": PROTOCOL_SEMVER}
+        if corpus_version:
+            self.suite["corpus_version"] = corpus_version
         self.timeout = timeout
         self.cwd = cwd
         self.process: subprocess.Popen | None = None
@@ -111,14 +187,37 @@ class EngineProcess:
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> dict[str, Any]:
-        """Start the process and shake hands; returns the engine's hello reply."""
+        """Start the engine and shake hands; returns the engine's hello reply."""
         self.stop()
+        if _SHUTTING_DOWN.is_set():
+            raise EngineCrashed("not started: the run is stopping")
         self.starts += 1
+        self._launch()
+        self.current_table = None
+        reply = self.request({"type": "hello", "protocol": PROTOCOL_VERSION, "protocol_version": PROTOCOL_SEMVER,
+                              "suite": self.suite})
+        if not reply["ok"]:
+            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            raise EngineGarbled(f"hello refused: {error.get('category')}: {error.get('message')}")
+        protocol = reply.get("protocol")
+        if type(protocol) is int and protocol != PROTOCOL_VERSION:
+            raise EngineGarbled(f"engine speaks protocol {protocol!r}; this runner speaks {PROTOCOL_VERSION}")
+        errors = sorted(validator("protocol/hello-reply.schema.json").iter_errors(reply), key=lambda e: list(e.absolute_path))
+        if errors:
+            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
+            raise EngineGarbled(f"the hello reply is not valid: ${path}: {errors[0].message}")
+        self.hello = reply
+        return reply
+
+    def _launch(self) -> None:
+        """Start the process, in a session of its own, and wire up its pipes."""
         try:
             self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0)
-        except OSError as exc:
+                                            stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0,
+                                            start_new_session=True)
+        except (OSError, ValueError) as exc:
             raise EngineCrashed(f"cannot start {self.argv[0]!r}: {exc}") from None
+        _RUNNING.add(self)
         self._buffer = b""
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)
@@ -129,22 +228,12 @@ class EngineProcess:
         self._write_selector.register(self.process.stdin, selectors.EVENT_WRITE)
         self._stderr = _StderrTail(self.process.stderr)
         self._stderr.start()
-        self.current_table = None
-        reply = self.request({"type": "hello", "protocol": PROTOCOL_VERSION,
-                              "suite": {"name": "euchre-spec", "version": __version__}})
-        if not reply.get("ok"):
-            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-            raise EngineGarbled(f"hello refused: {error.get('category')}: {error.get('message')}")
-        if reply.get("protocol") != PROTOCOL_VERSION:
-            raise EngineGarbled(f"engine speaks protocol {reply.get('protocol')!r}; this runner speaks {PROTOCOL_VERSION}")
-        self.hello = reply
-        return reply
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None and self.hello is not None
 
     def stop(self) -> None:
-        """Say bye if the engine is healthy, then make sure the process is gone."""
+        """Say bye if the engine is healthy, then make sure its whole process group is gone."""
         process = self.process
         if process is None:
             return
@@ -156,8 +245,9 @@ class EngineProcess:
         try:
             process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            pass
+        self.kill_group()
+        process.wait()
         for pipe in (process.stdin, process.stdout, process.stderr):
             try:
                 pipe.close()
@@ -170,13 +260,22 @@ class EngineProcess:
             self._write_selector = None
         if self._stderr is not None:
             self._stderr.join(timeout=1.0)
+        _RUNNING.discard(self)
         self.process = None
         self.hello = None
 
+    def kill_group(self) -> None:
+        """SIGKILL the engine's process group: the engine and anything it started."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def kill(self) -> None:
-        """End a misbehaving process at once."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+        """End a misbehaving engine at once, with everything it started."""
+        self.kill_group()
         self.hello = None
         self.stop()
 
@@ -189,31 +288,26 @@ class EngineProcess:
     # -- requests ---------------------------------------------------------------------------
     def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Send one request and return the engine's reply to it."""
-        if self.process is None:
+        if not self._running():
             raise EngineCrashed("the engine is not running")
         self._next_id += 1
         message = {"id": self._next_id, **message}
         data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
         timeout = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        self._write(data, deadline, timeout, message["type"])
-        line = self._read_line(timeout, message["type"], deadline)
-        try:
-            reply = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
-            raise EngineGarbled(f"reply to {message['type']} is not JSON: {line[:200]!r}") from None
-        except RecursionError:
-            raise EngineGarbled(f"reply to {message['type']} nests too deeply to decode: {line[:200]!r}") from None
-        if b"\\u" in line:      # an escaped lone surrogate decodes to text no report can encode
-            try:
-                json.dumps(reply, ensure_ascii=False).encode("utf-8")
-            except UnicodeEncodeError:
-                raise EngineGarbled(f"reply to {message['type']} holds a lone surrogate (not Unicode): {line[:200]!r}") from None
-        if not isinstance(reply, dict) or "ok" not in reply:
-            raise EngineGarbled(f"reply to {message['type']} is not a reply object: {line[:200]!r}")
-        if reply.get("id") != message["id"]:
+        line = self._exchange(data, timeout, message["type"])
+        reply = decode_reply(line, message["type"])
+        if type(reply.get("id")) is not int or reply["id"] != message["id"]:
             raise EngineGarbled(f"reply to request {message['id']} ({message['type']}) carries id {reply.get('id')!r}")
         return reply
+
+    def _running(self) -> bool:
+        return self.process is not None
+
+    def _exchange(self, data: bytes, timeout: float, what: str) -> bytes:
+        """Write one request line and read one reply line, within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        self._write(data, deadline, timeout, what)
+        return self._read_line(timeout, what, deadline)
 
     def _write(self, data: bytes, deadline: float, timeout: float, what: str) -> None:
         view = memoryview(data)
@@ -245,7 +339,11 @@ class EngineProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise EngineTimedOut(f"no reply to {what} within {timeout:g} s")
-            if not self._selector.select(remaining):
+            if not self._selector.select(min(remaining, POLL)):
+                # Nothing to read: the engine may have exited while something it started
+                # still holds its output open (no end of file comes then).
+                if self.process.poll() is not None and not self._selector.select(0):
+                    raise EngineCrashed(self._exit_text(f"the engine exited before replying to {what}"))
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -258,3 +356,54 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             return what
         return f"{what} (exit status {status})"
+
+
+class InProcessEngine(EngineProcess):
+    """The reference engine called in this process, through the same protocol bytes: what a
+    subprocess would be sent and would answer, without the pipes. Used where thousands of
+    short games are played (fuzzing, benchmarks' floors); ``transform`` may rewrite each
+    reply line (a hostile engine for the runner's own fuzzing)."""
+
+    def __init__(self, timeout: float = 10.0, corpus_version: str | None = None,
+                 transform: "Callable[[int, bytes], bytes] | None" = None, factory: "Callable[[], Any] | None" = None):
+        super().__init__(["<in-process reference engine>"], timeout, corpus_version=corpus_version)
+        self.transform = transform
+        self.factory = factory
+        self.engine: Any = None
+        self.requests = 0
+
+    def _launch(self) -> None:
+        from .reference_engine import ReferenceEngine, answer_line
+        self.engine = (self.factory or ReferenceEngine)()
+        self._answer = answer_line
+
+    def _running(self) -> bool:
+        return self.engine is not None
+
+    def _exchange(self, data: bytes, timeout: float, what: str) -> bytes:
+        self.requests += 1
+        line = self._answer(self.engine, data.rstrip(b"\n"))
+        if self.transform is not None:
+            line = self.transform(self.requests, line)
+        if b"\n" in line:
+            line = line.split(b"\n", 1)[0]
+        return line
+
+    def alive(self) -> bool:
+        return self.engine is not None and self.hello is not None
+
+    def stop(self) -> None:
+        self.engine = None
+        self.hello = None
+
+    def kill_group(self) -> None:
+        pass
+
+    def kill(self) -> None:
+        self.stop()
+
+    def stderr_text(self) -> str:
+        return ""
+
+    def exit_status(self) -> int | None:
+        return None

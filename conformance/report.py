@@ -14,7 +14,10 @@ from typing import IO, Any
 from rich.console import Console
 from rich.table import Table
 
-from . import PROTOCOL_VERSION, __version__
+from rich.markup import escape
+
+from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
+from .clip import xml_safe
 from .runner import FAILING, OUTCOMES, CaseResult
 
 
@@ -26,6 +29,7 @@ def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_versi
         "type": "header", "format": 1,
         "suite": {"name": "euchre-spec", "version": __version__, "corpus_version": corpus_version},
         "protocol": PROTOCOL_VERSION,
+        "protocol_version": PROTOCOL_SEMVER,
         "engine": {"command": engine_command, **engine,
                    "variants": hello.get("variants") if hello else None,
                    "commands": hello.get("commands") if hello else None},
@@ -36,10 +40,14 @@ def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_versi
     }
 
 
-def footer(results: list[CaseResult], duration: float, exit_code: int) -> dict[str, Any]:
+def footer(results: list[CaseResult], duration: float, exit_code: int, stopped: list[str] | None = None) -> dict[str, Any]:
+    """The last line of a report: counts per outcome, and why the run stopped early if it did."""
     counts = Counter(r.outcome for r in results)
-    return {"type": "footer", "counts": {o: counts.get(o, 0) for o in OUTCOMES}, "cases": len(results),
+    data = {"type": "footer", "counts": {o: counts.get(o, 0) for o in OUTCOMES}, "cases": len(results),
             "duration_s": round(duration, 3), "exit_code": exit_code}
+    if stopped:
+        data["stopped"] = list(stopped)
+    return data
 
 
 class JsonlReport:
@@ -93,28 +101,29 @@ def _failure_text(result: CaseResult) -> str:
 
 def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -> None:
     """JUnit XML: a test suite per variant, a test case per case."""
-    root = ET.Element("testsuites", name=f"euchre-spec {__version__} on {engine_name}")
+    root = ET.Element("testsuites", name=xml_safe(f"euchre-spec {__version__} on {engine_name}"))
     by_variant: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
         by_variant[result.case.variant].append(result)
     for variant, group in sorted(by_variant.items()):
         counts = Counter(r.outcome for r in group)
-        suite = ET.SubElement(root, "testsuite", name=variant, tests=str(len(group)),
+        suite = ET.SubElement(root, "testsuite", name=xml_safe(variant), tests=str(len(group)),
                               failures=str(counts["fail"] + counts["unexpected-pass"]),
                               errors=str(counts["error"] + counts["crash"] + counts["timeout"]),
                               skipped=str(counts["skipped"] + counts["unsupported"] + counts["expected-fail"]),
                               time=f"{sum(r.duration for r in group):.3f}")
         for result in sorted(group, key=lambda r: r.case.id):
-            case = ET.SubElement(suite, "testcase", classname=f"euchre-spec.{variant}", name=result.case.id,
-                                 file=result.case.file, time=f"{result.duration:.3f}")
+            case = ET.SubElement(suite, "testcase", classname=xml_safe(f"euchre-spec.{variant}"),
+                                 name=xml_safe(result.case.id), file=xml_safe(result.case.file),
+                                 time=f"{result.duration:.3f}")
             if result.outcome in ("fail", "unexpected-pass"):
-                ET.SubElement(case, "failure", message=result.outcome, type=result.outcome).text = _failure_text(result)
+                ET.SubElement(case, "failure", message=result.outcome, type=result.outcome).text = xml_safe(_failure_text(result))
             elif result.outcome in ("error", "crash", "timeout"):
-                ET.SubElement(case, "error", message=result.outcome, type=result.outcome).text = _failure_text(result)
+                ET.SubElement(case, "error", message=result.outcome, type=result.outcome).text = xml_safe(_failure_text(result))
             elif result.outcome in ("skipped", "unsupported", "expected-fail"):
-                ET.SubElement(case, "skipped", message=f"{result.outcome}: {result.detail or ''}".strip())
+                ET.SubElement(case, "skipped", message=xml_safe(f"{result.outcome}: {result.detail or ''}".strip()))
             if result.stderr:
-                ET.SubElement(case, "system-err").text = result.stderr
+                ET.SubElement(case, "system-err").text = xml_safe(result.stderr)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
 
@@ -154,7 +163,7 @@ def summary_tables(results: list[CaseResult]) -> list[Table]:
             for name in key(result):
                 rows[name][result.outcome] += 1
         for name in sorted(rows):
-            table.add_row(name, *[str(rows[name].get(o, 0) or "") for o in shown])
+            table.add_row(escape(name), *[str(rows[name].get(o, 0) or "") for o in shown])
         tables.append(table)
     return tables
 
@@ -162,7 +171,8 @@ def summary_tables(results: list[CaseResult]) -> list[Table]:
 def print_failures(console: Console, results: list[CaseResult], limit: int = 20) -> None:
     bad = sorted((r for r in results if r.outcome in FAILING), key=lambda r: r.case.id)
     for result in bad[:limit]:
-        console.print(f"[bold red]{result.outcome.upper()}[/] {result.case.id}  [dim]{result.case.file}[/]", soft_wrap=True)
+        console.print(f"[bold red]{result.outcome.upper()}[/] {escape(result.case.id)}  [dim]{escape(result.case.file)}[/]",
+                      soft_wrap=True)
         console.print("  " + _failure_text(result).replace("\n", "\n  "), soft_wrap=True, markup=False)
         if result.stderr:
             tail = result.stderr.strip().splitlines()[-5:]

@@ -19,6 +19,7 @@ from reference_impl.catalog import load_schema
 from reference_impl.schemas import validator
 
 from .cases import Case
+from .clip import clip, clip_text
 from .engine_process import EngineFailure, EngineProcess
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
@@ -48,6 +49,15 @@ class Failure:
     action: str | None = None
     clause: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        # Made after every comparison: what is kept of the engine's values is bounded.
+        self.message = clip_text(self.message)
+        self.expected, self.actual = clip(self.expected), clip(self.actual)
+        if isinstance(self.action, str):
+            self.action = clip_text(self.action, 200)
+        if isinstance(self.field, str):
+            self.field = clip_text(self.field, 200)
+
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
@@ -70,6 +80,10 @@ class CaseResult:
     stderr: str | None = None
     engine_starts: int = 0
     detail: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.detail:
+            self.detail = clip_text(self.detail)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -137,8 +151,8 @@ class Session:
     """One engine process, used for case after case."""
 
     def __init__(self, argv: list[str], timeout: float = 10.0, case_timeout: float = 60.0,
-                 strict_replies: bool = False):
-        self.engine = EngineProcess(argv, timeout)
+                 strict_replies: bool = False, corpus_version: str | None = None):
+        self.engine = EngineProcess(argv, timeout, corpus_version=corpus_version)
         self.case_timeout = case_timeout
         self.strict_replies = strict_replies
         self._validated: set[str] = set()
@@ -165,8 +179,6 @@ class Session:
             outcome, failure, detail = "pass", None, None
         except CaseFailed as exc:
             outcome, failure, detail = exc.outcome, exc.failure, None
-            if outcome == "skipped":
-                failure, detail = None, exc.failure.message
         except EngineFailure as exc:
             where, context = self._position
             outcome, detail = exc.outcome, None
@@ -203,7 +215,11 @@ class Session:
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
             category = error.get("category")
             text = f"engine refused {kind}: {category}: {error.get('message', '')}"
-            outcome = "skipped" if category == "unsupported" else "fail" if category in RULE_CATEGORIES else "error"
+            if category == "unsupported":
+                # Support is declared in hello, before any case starts: refusing later is no
+                # way out of a case (it would turn failures into skips).
+                text += " (the engine declared this case supported in hello)"
+            outcome = "fail" if category in RULE_CATEGORIES | {"unsupported"} else "error"
             raise CaseFailed(Failure(where=where, message=text, clause=clause or self._clause(case), **context), outcome)
         self._check_reply(kind, reply, where)
         return reply
