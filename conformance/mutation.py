@@ -1,24 +1,20 @@
 """Mutation testing of the corpus: the reference engine with one seeded rule bug at a time.
 
-Every mutant under ``tools/mutants/`` must make at least one case fail; a mutant that
+Every mutant in :mod:`conformance.mutants` must make at least one case fail; a mutant that
 passes the whole corpus is a rule bug the corpus cannot see. Each mutant runs the corpus
 until its first unexpected failure (``--max-fail 1``).
 """
 
 from __future__ import annotations
 
-import ast
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from .cases import Case
 from .check import run_cases
+from .mutants import mutant_bugs
 from .runner import FAILING, CaseResult
-
-MUTANTS_DIR = Path(__file__).resolve().parent.parent / "tools" / "mutants"
-NOT_MUTANTS = {"serve", "__init__"}
 
 
 @dataclass
@@ -41,20 +37,20 @@ class MutantResult:
         return self.status == "caught"
 
 
-def mutants(directory: Path = MUTANTS_DIR) -> dict[str, str]:
+def mutants() -> dict[str, str]:
     """Mutant name -> the bug it seeds (its docstring's first sentence)."""
-    found = {}
-    for path in sorted(directory.glob("*.py")):
-        if path.stem in NOT_MUTANTS:
-            continue
-        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-        found[path.stem.replace("_", "-")] = " ".join(doc.split())
-    return found
+    return mutant_bugs()
 
 
-def run_mutant(name: str, bug: str, cases: list[Case], timeout: float = 10.0,
-               directory: Path = MUTANTS_DIR) -> MutantResult:
-    argv = [sys.executable, str(directory / "serve.py"), name]
+def mutant_command(name: str) -> list[str]:
+    """The command line that serves mutant ``name`` over the protocol."""
+    return [sys.executable, "-m", "conformance.mutants", name]
+
+
+def run_mutant(name: str, bug: str, cases: list[Case], timeout: float = 10.0) -> MutantResult:
+    """Run the corpus on mutant ``name`` (a name, or the path of a mutant file of your own)
+    until its first unexpected failure."""
+    argv = mutant_command(name)
     first = None
     run = 0
     for result in run_cases(cases, argv, jobs=1, timeout=timeout, max_fail=1):
@@ -66,13 +62,12 @@ def run_mutant(name: str, bug: str, cases: list[Case], timeout: float = 10.0,
     return MutantResult(name, bug, first, run)
 
 
-def run_mutants(cases: list[Case], names: list[str] | None = None, jobs: int = 2,
-                directory: Path = MUTANTS_DIR) -> list[MutantResult]:
+def run_mutants(cases: list[Case], names: list[str] | None = None, jobs: int = 2) -> list[MutantResult]:
     """Run the chosen mutants (default: all), ``jobs`` at a time."""
-    catalogue = mutants(directory)
+    catalogue = mutants()
     chosen = names or list(catalogue)
     unknown = [n for n in chosen if n not in catalogue]
     if unknown:
         raise ValueError(f"unknown mutant(s): {', '.join(unknown)}")
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(lambda n: run_mutant(n, catalogue[n], cases, directory=directory), chosen))
+        return list(pool.map(lambda n: run_mutant(n, catalogue[n], cases), chosen))

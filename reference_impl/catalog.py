@@ -1,12 +1,15 @@
 """Where the specification lives, and reading its files.
 
-The specification is data under ``spec/`` at the project root: JSON Schemas in
-``spec/schema/`` and one YAML rule table per variant in ``spec/variants/``. Set
-``EUCHRE_SPEC_ROOT`` to point the tools at another copy (a fork with extra variants).
+The specification is package data: the repository's ``spec/`` folder, installed as the
+package ``reference_impl.spec`` and found with :mod:`importlib.resources`, so the tools work
+the same from a wheel, an editable install or a checkout. It holds the JSON Schemas in
+``schema/`` and one YAML rule table per variant in ``variants/``. Set ``EUCHRE_SPEC_ROOT``
+to point the tools at another copy (a fork with extra variants).
 """
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 import os
 from functools import lru_cache
@@ -22,7 +25,10 @@ def spec_root() -> Path:
     override = os.environ.get("EUCHRE_SPEC_ROOT")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parent.parent / "spec"
+    try:
+        return Path(str(importlib.resources.files("reference_impl.spec")))
+    except ModuleNotFoundError:     # a source tree on sys.path that was never installed
+        return Path(__file__).resolve().parent.parent / "spec"
 
 
 def variants_dir() -> Path:

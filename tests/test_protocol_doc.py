@@ -1,12 +1,13 @@
-"""The example session in docs/protocol.md is real: it replays on the reference engine."""
+"""The example session of the protocol page (spec/protocol.md) is real: it replays on the reference engine."""
 
 import json
 from pathlib import Path
 
 from conformance.reference_engine import ReferenceEngine
+from reference_impl.catalog import spec_root
 from reference_impl.resolve import resolve
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+DOC = spec_root() / "protocol.md"
 
 
 def session():

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reference_impl.catalog import schema_dir
+from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 
@@ -30,6 +30,7 @@ from .tables import SiteError, VariantView, all_views
 from .variant import pick_examples, render_variant
 
 REPORTS_DIR = "compliance/reports"     # under docs/
+PROTOCOL_PAGE = "protocol.md"           # the protocol page is part of the spec (spec/protocol.md)
 
 
 @dataclass
@@ -134,5 +135,6 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
         site.copies[schema_file.download] = schema_file.path
     site.timings["schemas"] = time.perf_counter() - clock
 
+    site.pages[PROTOCOL_PAGE] = (spec_root() / PROTOCOL_PAGE).read_text(encoding="utf-8")
     site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version)
     return site

@@ -1,9 +1,0 @@
-"""The maker decides on going alone only after the dealer's discard, whatever the table says."""
-
-from serve import after_compile
-
-
-def apply() -> None:
-    def change(rules):
-        rules.alone_before_exchange = False
-    after_compile(change)

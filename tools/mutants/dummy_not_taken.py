@@ -1,9 +1,0 @@
-"""The dummy (widow) is never picked up: no take from the widow, so no discards for it."""
-
-from serve import after_compile
-
-
-def apply() -> None:
-    def change(rules):
-        rules.takes = tuple(take for take in rules.takes if take.source != "widow")
-    after_compile(change)

@@ -1,7 +1,0 @@
-"""A euchre gives the defenders 1 point instead of 2."""
-
-from serve import rescore
-
-
-def apply() -> None:
-    rescore("euchre", ("defenders", 1, 0, 0, None))

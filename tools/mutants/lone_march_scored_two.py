@@ -1,7 +1,0 @@
-"""A lone march scores 2, like an ordinary march, instead of 4."""
-
-from serve import rescore
-
-
-def apply() -> None:
-    rescore("lone-march", ("makers", 2, 0, 0, None))

@@ -1,7 +1,0 @@
-"""A march (all five tricks with a partner) scores 1 instead of 2."""
-
-from serve import rescore
-
-
-def apply() -> None:
-    rescore("march", ("makers", 1, 0, 0, None))

@@ -1,9 +1,0 @@
-"""After a throw-in the same player deals again instead of the deal passing left."""
-
-from serve import after_compile
-
-
-def apply() -> None:
-    def change(rules):
-        rules.all_pass_same_dealer = True
-    after_compile(change)
