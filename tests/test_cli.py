@@ -68,16 +68,16 @@ def test_every_variant_plays_clean(variant):
 
 def test_unknown_option_is_a_clear_error():
     result = run("play", "euchre", "--option", "no-such-option=1")
-    assert result.returncode == 2
+    assert result.returncode == 1      # an input refused, not a malformed command line
     assert "unknown option 'no-such-option'" in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_bad_option_value_is_a_clear_error():
     result = run("play", "euchre", "--option", "game-target=12")
-    assert result.returncode == 2 and "game-target" in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 1 and "game-target" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_unknown_variant_is_a_clear_error():
     result = run("play", "nonesuch")
-    assert result.returncode == 2 and "unknown variant 'nonesuch'" in result.stderr
+    assert result.returncode == 1 and "unknown variant 'nonesuch'" in result.stderr

@@ -1,0 +1,157 @@
+"""``euchre-spec check``: run the corpus against an engine and write every report.
+
+Everything a user can get wrong is found before the first case runs (the engine command,
+the skip file, the report paths); the JSON Lines report is written case by case, so a run
+that is interrupted or gives up early still leaves every result it had, with a footer that
+says why it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from .cases import Case, Corpus, load_cases, load_corpus_meta
+from .check import SkipList, run_cases, select
+from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file
+from .console import console, error, escape, is_terminal, plain, say
+from .engine_process import engine_command, kill_all
+from .report import JsonlReport, footer, header, print_failures, summary_tables, write_junit, write_tap
+from .runner import FAILING, CaseResult, Failure
+
+PROGRESS_EVERY = 5.0      # seconds between two progress lines when there is no terminal
+
+
+def corpus_meta(paths: list[Path] | None) -> Corpus:
+    """The version and tags of the corpus in use: a folder given with ``--corpus`` that
+    holds its own ``corpus.yaml`` (an exported corpus) speaks for itself."""
+    if paths and len(paths) == 1 and paths[0].is_dir() and (paths[0] / "corpus.yaml").is_file():
+        return load_corpus_meta(paths[0])
+    return load_corpus_meta()
+
+
+class _Progress:
+    """Cases done and failures so far: a bar on a terminal, a line every few seconds in a log."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.failing = total, 0, 0
+        self.started = self.last = time.monotonic()
+        self.bar = None
+        if is_terminal():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=console, transient=True)
+            self.task = self.bar.add_task("cases", total=total)
+
+    def __enter__(self) -> "_Progress":
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self, result: CaseResult) -> None:
+        self.done += 1
+        self.failing += result.outcome in FAILING
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, description=f"cases ({self.failing} failing)" if self.failing else "cases")
+            return
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            plain(f"progress: {self.done}/{self.total} cases, {self.failing} failing, {now - self.started:.0f} s")
+            sys.stdout.flush()
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        argv = engine_command(args.engine)
+    except ValueError as exc:
+        raise UsageError(f"--engine: {exc}") from None
+    skips = SkipList.read(args.skip) if args.skip else None
+    report_path = output_file(args.json, "the report")
+    junit = output_file(args.junit, "the JUnit file") if args.junit else None
+    tap = output_file(args.tap, "the TAP file") if args.tap else None
+    baseline = output_file(args.write_baseline, "the baseline") if args.write_baseline else None
+
+    paths = list(args.corpus) if args.corpus else None
+    meta = corpus_meta(paths)
+    cases, problems = load_cases(paths, meta.tags)
+    chosen = select(cases, args.variant, args.case, args.shard)
+    broken = [CaseResult(Case.unreadable(p), "error", 0.0, Failure(where="case file", message=str(p))) for p in problems]
+    if not chosen and not broken:
+        raise UsageError("no case matches the selection")
+    tables = {}
+    for case in chosen:
+        tables.setdefault(f"{case.variant} {json.dumps(case.table.selected, sort_keys=True)}",
+                          {"variant": case.variant, "options": case.table.selected, "sha256": case.table.sha256})
+    report = JsonlReport(report_path)
+    hello: dict = {}
+    results: list[CaseResult] = list(broken)
+    stopped: list[str] = []
+    started = time.monotonic()
+    header_written = False
+
+    def write_header() -> None:
+        nonlocal header_written
+        if not header_written:
+            report.write(header(argv, hello or None, meta.version, tables, sys.argv[1:]))
+            header_written = True
+            for result in broken:
+                report.write(result.to_json())
+
+    def on_hello(reply: dict) -> None:
+        if not hello:
+            hello.update(reply)
+
+    plain(f"euchre-spec check: {len(chosen)} case(s) of corpus {meta.version} on {' '.join(argv)} "
+          f"with {args.jobs} engine(s)")
+    try:
+        with _Progress(len(chosen)) as progress:
+            for result in run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
+                                    skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
+                                    hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
+                                    corpus_version=meta.version):
+                write_header()
+                report.write(result.to_json())
+                results.append(result)
+                progress.advance(result)
+    except KeyboardInterrupt:
+        kill_all()
+        write_header()
+        stopped.append(f"interrupted after {len(results) - len(broken)} of {len(chosen)} case(s)")
+        report.write(footer(results, time.monotonic() - started, 130, stopped))
+        report.close()
+        plain(f"interrupted: {len(results) - len(broken)} of {len(chosen)} case(s) run; partial report: {report_path}")
+        raise
+    write_header()
+    failing = [r for r in results if r.outcome in FAILING]
+    ran = [r for r in results if r.outcome not in ("unsupported", "skipped")]
+    if not ran:
+        stopped.append("no case was run: the engine supports none of the selected cases")
+    exit_code = EXIT_FAILED if failing or not ran else EXIT_OK
+    report.write(footer(results, time.monotonic() - started, exit_code, stopped))
+    report.close()
+    engine_name = (hello.get("engine") or {}).get("name", args.engine)
+    if junit:
+        write_junit(junit, results, engine_name)
+    if tap:
+        write_tap(tap, results)
+    if baseline:
+        count = SkipList.write(baseline, results)
+        plain(f"baseline: {count} failing case(s) written to {baseline}")
+    for table in summary_tables(results):
+        console.print(table)
+    print_failures(console, results)
+    for reason in stopped:
+        error(reason)
+    counts = ", ".join(f"{n} {o}" for o, n in sorted(Counter(r.outcome for r in results).items()))
+    verdict = "[bold red]FAILED[/]" if exit_code else "[bold green]PASSED[/]"
+    say(f"{verdict} {len(results)} case(s): {escape(counts)}. Report: {escape(str(report_path))}")
+    return exit_code

@@ -1,0 +1,42 @@
+"""The command line's output: one place that decides how text reaches the terminal.
+
+Anything that came from a user or an engine (a file name, a message, a card token, an
+engine's command line) may contain rich markup such as ``[/bold]``; it is always printed
+with markup off, or escaped when it sits inside a line of our own markup. Without a
+terminal (a CI log) nothing is drawn in place: progress is a plain line every few seconds.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.markup import escape
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+__all__ = ["console", "err_console", "escape", "say", "error", "plain"]
+
+
+def plain(text: str) -> None:
+    """Print ``text`` exactly as it is (no markup, no wrapping of long lines)."""
+    console.print(text, markup=False, soft_wrap=True)
+
+
+def say(markup: str) -> None:
+    """Print a line of our own markup (every inserted value must already be escaped)."""
+    console.print(markup, soft_wrap=True)
+
+
+def error(text: str) -> None:
+    """A one-line error message on standard error, prefixed with the program's name."""
+    err_console.print(f"euchre-spec: error: {text}", markup=False, soft_wrap=True)
+
+
+def warn(text: str) -> None:
+    err_console.print(f"euchre-spec: warning: {text}", markup=False, soft_wrap=True)
+
+
+def is_terminal() -> bool:
+    return console.is_terminal and sys.stdout.isatty()

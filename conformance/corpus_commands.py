@@ -1,0 +1,150 @@
+"""``euchre-spec corpus generate | lint | stats | export``: the corpus's own tools."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from collections import Counter
+from pathlib import Path
+
+from rich.table import Table
+
+from reference_impl.catalog import variant_ids
+
+from . import CORPUS_DIR, __version__
+from .cases import CORPUS_FILE, case_files, load_cases, load_corpus_meta
+from .usage import EXIT_FAILED, EXIT_OK, UsageError, positive_int, whole_number
+from .console import console, error, escape, plain, say
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .generate import generate
+
+    variants = args.variant or variant_ids()
+    unknown = [v for v in variants if v not in variant_ids()]
+    if unknown:
+        raise UsageError(f"unknown variant(s): {', '.join(unknown)} (known: {', '.join(variant_ids())})")
+    out = Path(args.out) if args.out else CORPUS_DIR / "generated"
+    total = 0
+    for variant in variants:
+        written = generate(variant, out, seed=args.seed, hands_per_combination=args.hands, games_per_combination=args.games)
+        total += len(written)
+        plain(f"{variant}: {len(written)} generated case(s) in {out}")
+    plain(f"{total} case(s) written")
+    return EXIT_OK
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from .lint import lint
+
+    report = lint(jobs=args.jobs)
+    for problem in report.problems:
+        say(f"[red]error[/red] {escape(problem)}")
+    per_variant: dict[str, Counter] = {}
+    for (variant, clause), ids in sorted(report.coverage.items()):
+        counts = per_variant.setdefault(variant, Counter())
+        counts["clauses"] += 1
+        if ids:
+            counts["cited"] += 1
+        elif (variant, clause) in report.inherited:
+            counts["inherited"] += 1
+        else:
+            counts["uncovered"] += 1
+    table = Table(title="Clause coverage by variant")
+    for column in ("variant", "clauses", "cited", "as parent", "uncovered"):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for variant, counts in per_variant.items():
+        missing = counts["uncovered"]
+        table.add_row(escape(variant), str(counts["clauses"]), str(counts["cited"]), str(counts["inherited"]),
+                      f"[bold red]{missing}[/]" if missing else "0")
+    console.print(table)
+    if args.verbose:
+        detail = Table(title="Clause coverage (anchor -> cases)")
+        for column in ("variant", "clause", "cases", "examples"):
+            detail.add_column(column, overflow="fold")
+        for (variant, clause), ids in sorted(report.coverage.items()):
+            if ids:
+                count, examples = str(len(ids)), ", ".join(sorted(ids)[:3])
+            elif (variant, clause) in report.inherited:
+                count, examples = "0", f"as in {report.inherited[(variant, clause)]} (the same clause)"
+            else:
+                count, examples = "0", ""
+            detail.add_row(escape(variant), escape(clause), count, escape(examples))
+        console.print(detail)
+    uncovered = [f"{v}#{c}" for v, c in report.uncovered()]
+    verdict = "[bold red]FAILED[/]" if report.problems or uncovered else "[bold green]PASSED[/]"
+    say(f"{verdict} {report.cases} case(s), {len(report.coverage)} clause(s), {len(uncovered)} uncovered, "
+        f"{len(report.problems)} problem(s)" + (f"; uncovered: {escape(', '.join(uncovered))}" if uncovered else ""))
+    return EXIT_FAILED if report.problems or uncovered else EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    meta = load_corpus_meta()
+    cases, problems = load_cases(tags=meta.tags)
+    for title, key in (("variant", lambda c: [c.variant]),
+                       ("option", lambda c: [f"{c.variant}: {k}={v}" for k, v in sorted(c.options.items())] or [f"{c.variant}: defaults"]),
+                       ("tag", lambda c: c.tags)):
+        counts = Counter(name for case in cases for name in key(case))
+        table = Table(title=f"Cases per {title}")
+        table.add_column(title)
+        table.add_column("cases", justify="right")
+        table.add_column("steps", justify="right")
+        steps: Counter = Counter()
+        for case in cases:
+            for name in key(case):
+                steps[name] += case.steps
+        for name, count in sorted(counts.items()):
+            table.add_row(escape(name), str(count), str(steps[name]))
+        console.print(table)
+    plain(f"corpus {meta.version}: {len(cases)} case(s), {sum(c.steps for c in cases)} step(s), "
+          f"{sum(1 for c in cases if 'generated' in c.tags)} generated, {len(problems)} unreadable")
+    for problem in problems:
+        error(str(problem))
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Copy the built-in corpus of this version, ``corpus.yaml`` included, into a folder an
+    engine's repository can keep and run with ``check --corpus DIR``."""
+    target = Path(args.dir)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{target} exists and is not a folder")
+    if target.is_dir() and any(target.iterdir()) and not args.force:
+        raise UsageError(f"{target} is not empty (give --force to replace the corpus in it)")
+    meta = load_corpus_meta()
+    files = [CORPUS_DIR / CORPUS_FILE] + case_files([CORPUS_DIR])
+    try:
+        if target.is_dir() and args.force:
+            for old in target.rglob("*.yaml"):
+                old.unlink()
+        for source in files:
+            destination = target / source.relative_to(CORPUS_DIR)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, destination)
+    except OSError as exc:
+        raise UsageError(f"cannot write the corpus to {target}: {exc.strerror or exc}") from None
+    plain(f"corpus {meta.version} (euchre-spec {__version__}): {len(files) - 1} case file(s) written to {target}; "
+          f"run it with: euchre-spec check --engine CMD --corpus {target}")
+    return EXIT_OK
+
+
+def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
+    corpus = sub.add_parser("corpus", help="generate, lint, count and export the corpus")
+    actions = corpus.add_subparsers(dest="corpus_command", required=True, metavar="ACTION")
+    p = actions.add_parser("generate", help="write generated cases (seeded random deals and play) under conformance/corpus/generated")
+    p.add_argument("--variant", action="append", help="variant(s) to generate for (default: every variant)")
+    p.add_argument("--seed", type=whole_number, default=1)
+    p.add_argument("--hands", type=positive_int, default=6, help="single-hand cases per option combination")
+    p.add_argument("--games", type=whole_number, default=1, help="whole-game cases per option combination")
+    p.add_argument("--out", help="output folder (default: the built-in corpus's generated/)")
+    p.set_defaults(func=cmd_generate)
+    p = actions.add_parser("lint", help="schema, ids, tags and anchors, replay on the reference engine, clause coverage")
+    p.add_argument("-j", "--jobs", type=positive_int, default=2)
+    p.add_argument("-v", "--verbose", action="store_true", help="list every clause with the cases citing it")
+    p.set_defaults(func=cmd_lint)
+    p = actions.add_parser("stats", help="cases per variant, option and tag")
+    p.set_defaults(func=cmd_stats)
+    p = actions.add_parser("export", help="copy this version's corpus into a folder, to keep and run with --corpus")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--force", action="store_true", help="replace the case files of a folder that is not empty")
+    p.set_defaults(func=cmd_export)
