@@ -81,7 +81,21 @@ MID_HAND = "hand 1 step 5 (seat 2 play:9D)"     # FULL's 5th action, where the N
 FAULTS = {
     "crash": ([], ["crash", "pass", "pass"], "the engine closed its output before replying to act (exit status 3)"),
     "hang": ([], ["timeout", "pass", "pass"], f"no reply to act within {TIMEOUT:g} s"),
-    "garbage": ([], ["error", "pass", "pass"], "reply to act is not JSON"),
+    "garbage": ([], ["error", "pass", "pass"], "reply to act is not UTF-8"),
+    "raw_reply-ascii": (["ascii"], ["error", "pass", "pass"], "reply to act is not JSON"),
+    "raw_reply-utf16": (["utf16"], ["error", "pass", "pass"], "reply to act is not UTF-8"),
+    "raw_reply-surrogate-bytes": (["surrogate-bytes"], ["error", "pass", "pass"], "reply to act is not UTF-8"),
+    "raw_reply-huge-int": (["huge-int"], ["error", "pass", "pass"], "holds an integer of 5000 digits"),
+    "raw_reply-nan": (["nan"], ["error", "pass", "pass"], "NaN (not a JSON number)"),
+    "raw_reply-ok-string": (["ok-string"], ["error", "pass", "pass"], "has ok 'false': it must be true or false"),
+    "raw_reply-ok-one": (["ok-one"], ["error", "pass", "pass"], "has ok 1: it must be true or false"),
+    "raw_reply-id-float": (["id-float"], ["error", "pass", "pass"], "(act) carries id"),
+    "lying_hello-variants-list": (["variants-list"], ["error", "error", "error"], "the hello reply is not valid: $.variants"),
+    "lying_hello-protocol-float": (["protocol-float"], ["error", "error", "error"], "the hello reply is not valid: $.protocol"),
+    "lying_hello-protocol-true": (["protocol-true"], ["error", "error", "error"], "the hello reply is not valid: $.protocol"),
+    "lying_hello-commands-string": (["commands-string"], ["error", "error", "error"], "the hello reply is not valid: $.commands"),
+    "forking": ([], ["crash", "pass", "pass"], "the engine exited before replying to act (exit status 4)"),
+    "internal_on_illegal": ([], ["pass", "pass", "pass"], None),
     "wrong_protocol": ([], ["error", "error", "error"], "engine speaks protocol 2; this runner speaks 1"),
     "out_of_turn": ([], ["pass", "pass", "fail"], None),
     "wrong_to_act": ([], ["fail", "fail", "fail"], "seat 1 should be to act"),
@@ -94,18 +108,18 @@ FAULTS = {
     "not_object": ([], ["error", "pass", "pass"], "is not a reply object"),
     "refuse-internal": (["internal"], ["error", "error", "fail"], "engine refused act: internal"),
     "refuse-illegal_action": (["illegal_action"], ["fail", "fail", "fail"], "engine refused act: illegal_action"),
-    "refuse-unsupported": (["unsupported"], ["skipped", "skipped", "fail"], None),
+    "refuse-unsupported": (["unsupported"], ["fail", "fail", "fail"], "(the engine declared this case supported in hello)"),
     "deep_json": ([], ["error", "pass", "pass"], "nests too deeply to decode"),
     "surrogate": ([], ["error", "pass", "pass"], "lone surrogate"),
     "bad_types": ([], ["error", "error", "error"], "cannot check the engine's reply: TypeError"),
-    "bad_hello": ([], ["error", "error", "error"], "cannot check the engine's reply: AttributeError"),
+    "bad_hello": ([], ["error", "error", "error"], "the hello reply is not valid: $.commands: 5 is not of type 'array'"),
     "unsupported": ([], ["unsupported", "unsupported", "unsupported"], None),
 }
 # faults that strike at FULL's 5th action, after which the engine is killed and restarted
 MID_HAND_FAULTS = {"crash", "hang", "garbage", "endless_line", "endless_line-huge", "endless_line-drip", "wrong_id",
-                   "not_object", "deep_json", "surrogate"}
+                   "not_object", "deep_json", "surrogate", "forking"} | {f for f in FAULTS if f.startswith("raw_reply")}
 # faults that break every case before it starts: a fresh engine is tried for each
-EVERY_CASE_FAULTS = {"wrong_protocol", "exit_at_once", "bad_types", "bad_hello"}
+EVERY_CASE_FAULTS = {"wrong_protocol", "exit_at_once", "bad_types", "bad_hello"} | {f for f in FAULTS if f.startswith("lying_hello")}
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
