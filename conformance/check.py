@@ -102,7 +102,7 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
               skips: SkipList | None = None, max_fail: int | None = None, strict_replies: bool = False,
               hello_callback: Callable[[dict], None] | None = None,
               give_up_after: int | None = GIVE_UP_AFTER, stopped: list[str] | None = None,
-              corpus_version: str | None = None) -> Iterator[CaseResult]:
+              corpus_version: str | None = None, start_timeout: float | None = None) -> Iterator[CaseResult]:
     """Run ``cases`` on ``jobs`` engines; yield each result as it is known.
 
     After ``max_fail`` unexpected failures no new case is started; after ``give_up_after``
@@ -124,7 +124,7 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
     def worker() -> None:
         nonlocal failures, unresponsive, reason
         session = Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies,
-                          corpus_version=corpus_version)
+                          corpus_version=corpus_version, start_timeout=start_timeout)
         try:
             while True:
                 try:

@@ -117,7 +117,7 @@ def run_check(args: argparse.Namespace) -> int:
             for result in run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
                                     skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
                                     hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
-                                    corpus_version=meta.version):
+                                    corpus_version=meta.version, start_timeout=args.start_timeout):
                 write_header()
                 report.write(result.to_json())
                 results.append(result)

@@ -226,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shard", type=shard, metavar="K/N", help="run only the K-th of N shares of the cases")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="seconds to wait for each reply")
     p.add_argument("--case-timeout", type=seconds, default=60.0, metavar="S", help="seconds for a whole case")
+    p.add_argument("--start-timeout", type=seconds, default=30.0, metavar="S",
+                   help="seconds for the engine to start and answer hello (default %(default)s; never less than --timeout)")
     p.add_argument("--json", default="reports/report.jsonl", metavar="F", help="JSON Lines report (default %(default)s)")
     p.add_argument("--junit", metavar="F", help="also write JUnit XML")
     p.add_argument("--tap", metavar="F", help="also write TAP")

@@ -37,6 +37,7 @@ from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
 MAX_DIGITS = 20                 # a protocol integer fits in 64 bits: 20 digits at most
+START_TIMEOUT = 30.0            # seconds for an engine to start and answer hello (a JVM, a busy machine)
 POLL = 0.2                      # seconds between checks that the engine is still running
 _RUNNING: "weakref.WeakSet[EngineProcess]" = weakref.WeakSet()
 _SHUTTING_DOWN = threading.Event()
@@ -168,8 +169,9 @@ class EngineProcess:
     """A running engine: send requests, read replies, restart after a failure."""
 
     def __init__(self, argv: Sequence[str], timeout: float = 10.0, cwd: str | Path | None = None,
-                 corpus_version: str | None = None):
+                 corpus_version: str | None = None, start_timeout: float = START_TIMEOUT):
         self.argv = list(argv)
+        self.start_timeout = max(start_timeout, timeout)
         self.suite = {"name": "euchre-spec", "version": __version__, "protocol_version": PROTOCOL_SEMVER}
         if corpus_version:
             self.suite["corpus_version"] = corpus_version
@@ -195,7 +197,7 @@ class EngineProcess:
         self._launch()
         self.current_table = None
         reply = self.request({"type": "hello", "protocol": PROTOCOL_VERSION, "protocol_version": PROTOCOL_SEMVER,
-                              "suite": self.suite})
+                              "suite": self.suite}, timeout=self.start_timeout)
         if not reply["ok"]:
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
             raise EngineGarbled(f"hello refused: {error.get('category')}: {error.get('message')}")

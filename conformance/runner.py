@@ -151,8 +151,9 @@ class Session:
     """One engine process, used for case after case."""
 
     def __init__(self, argv: list[str], timeout: float = 10.0, case_timeout: float = 60.0,
-                 strict_replies: bool = False, corpus_version: str | None = None):
-        self.engine = EngineProcess(argv, timeout, corpus_version=corpus_version)
+                 strict_replies: bool = False, corpus_version: str | None = None, start_timeout: float | None = None):
+        self.engine = EngineProcess(argv, timeout, corpus_version=corpus_version,
+                                    **({"start_timeout": start_timeout} if start_timeout else {}))
         self.case_timeout = case_timeout
         self.strict_replies = strict_replies
         self._validated: set[str] = set()

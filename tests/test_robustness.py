@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINES = Path(__file__).resolve().parent / "faulty_engines"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "robustness"
 TAGS = load_corpus_meta().tags
-TIMEOUT = 2.0           # seconds per reply: a hanging engine costs this much, once
-SLACK = 12.0            # seconds of wall time a run may take beyond its expected timeouts
+TIMEOUT = 5.0           # seconds per reply: a hanging engine costs this much, once (an engine's start
+                        # and hello have 30 s: a busy machine never races them)
+SLACK = 30.0            # seconds of wall time a run may take beyond its expected timeouts
 
 _fixture_cases, _fixture_problems = load_cases([FIXTURES], TAGS)
 assert not _fixture_problems, _fixture_problems
@@ -447,7 +448,7 @@ def test_reference_engine_subprocess_answers_hundreds_of_random_lines(seed):
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "conformance.reference_engine"], cwd=ROOT,
                           input=b"".join(line + b"\n" for line in lines), capture_output=True, timeout=60)
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 60
     assert done.returncode == 0 and done.stderr == b"", done.stderr[-2000:]
     replies = done.stdout.split(b"\n")[:-1]
     assert len(replies) == len(lines), "one reply per line"
@@ -622,5 +623,5 @@ def test_case_file_regressions(tmp_path, name, text, line, phrase):
         line = next(n for n, content in enumerate(text.splitlines(), 1) if content.lstrip().startswith(line))
     started = time.monotonic()
     problems = check_problems(path, text, True, parsed=name not in {"deep-flow", "not-utf-8"})
-    assert time.monotonic() - started < 5, "a broken case file must be refused quickly"
+    assert time.monotonic() - started < 30, "a broken case file must be refused quickly"
     assert phrase in problems[0].message and problems[0].line == line, problems
