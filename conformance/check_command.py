@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -18,12 +19,13 @@ from pathlib import Path
 from .cases import Case, Corpus, load_cases, load_corpus_meta
 from .check import SkipList, run_cases, select
 from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file
-from .console import console, error, escape, is_terminal, plain, say
+from .console import console, error, escape, is_terminal, plain, say, warn
 from .engine_process import engine_command, kill_all
 from .report import JsonlReport, footer, header, print_failures, summary_tables, write_junit, write_tap
 from .runner import FAILING, CaseResult, Failure
 
-PROGRESS_EVERY = 5.0      # seconds between two progress lines when there is no terminal
+PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress
+                                                                             # lines when there is no terminal
 
 
 def corpus_meta(paths: list[Path] | None) -> Corpus:
@@ -131,7 +133,8 @@ def run_check(args: argparse.Namespace) -> int:
         plain(f"interrupted: {len(results) - len(broken)} of {len(chosen)} case(s) run; partial report: {report_path}")
         raise
     write_header()
-    failing = [r for r in results if r.outcome in FAILING]
+    fixed = [r for r in results if r.outcome == "unexpected-pass"]
+    failing = [r for r in results if r.outcome in FAILING and not (args.allow_fixed and r.outcome == "unexpected-pass")]
     ran = [r for r in results if r.outcome not in ("unsupported", "skipped")]
     if not ran:
         stopped.append("no case was run: the engine supports none of the selected cases")
@@ -151,6 +154,9 @@ def run_check(args: argparse.Namespace) -> int:
     print_failures(console, results)
     for reason in stopped:
         error(reason)
+    if fixed:
+        warn(f"{len(fixed)} case(s) of the skip file now pass; delete these lines from {args.skip}: "
+             + ", ".join(sorted(r.case.id for r in fixed)))
     counts = ", ".join(f"{n} {o}" for o, n in sorted(Counter(r.outcome for r in results).items()))
     verdict = "[bold red]FAILED[/]" if exit_code else "[bold green]PASSED[/]"
     say(f"{verdict} {len(results)} case(s): {escape(counts)}. Report: {escape(str(report_path))}")

@@ -234,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-fail", type=positive_int, metavar="N", help="stop starting cases after N unexpected failures")
     p.add_argument("--give-up-after", type=whole_number, default=5, metavar="N",
                    help="stop when the engine fails to start or answer in N cases in a row (0: never; default %(default)s)")
+    p.add_argument("--allow-fixed", action="store_true",
+                   help="a case of the skip file that now passes is a warning, not a failure")
     p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
     p.add_argument("--strict-replies", action="store_true", help="validate every reply against its schema (slower)")
     p.set_defaults(func=cmd_check)

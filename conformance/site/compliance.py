@@ -155,7 +155,9 @@ def render_report(report: Report, links: Links, corpus_version: str | None) -> l
     if engine.get("url"):
         facts.append(f"<{engine['url']}>")
     if suite:
-        facts.append(f"suite {md_text(str(suite.get('version', '?')))}, corpus {md_text(str(suite.get('corpus_version', '?')))}"
+        protocol = report.header.get("protocol_version") or report.header.get("protocol") or "?"
+        facts.append(f"suite {md_text(str(suite.get('version', '?')))}, corpus {md_text(str(suite.get('corpus_version', '?')))}, "
+                     f"protocol {md_text(str(protocol))}"
                      + (" (the corpus has changed since: re-run to refresh)" if corpus_version and suite.get("corpus_version")
                         and suite.get("corpus_version") != corpus_version else ""))
     if report.header.get("started"):
