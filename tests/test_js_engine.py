@@ -36,6 +36,9 @@ def test_js_engine_passes_the_euchre_corpus(tmp_path):
     bad = {outcome: ids for outcome, ids in outcomes.items() if outcome not in ACCEPTED}
     assert not bad, f"cases with outcomes other than {sorted(ACCEPTED)}: {bad}"
     assert len(outcomes.get("pass", [])) >= 20, outcomes
+    defaults = [c["id"] for c in cases if not c["options"]]
+    assert defaults and all(c["outcome"] == "pass" for c in cases if not c["options"]), \
+        "every case of the default rules runs and passes (a renamed option value would make them unsupported)"
 
     footer = [r for r in records if r.get("type") == "footer"]
     assert footer and footer[0]["exit_code"] == 0
