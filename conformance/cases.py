@@ -160,7 +160,7 @@ def _case_problems(case: Case, located: Located, path: tuple, tags: dict[str, st
             problems.append(located.problem(path + where, f"cards dealt twice: {', '.join(twice)}"))
         seen.update(cards)
     n = case.table.table["players"]["count"]
-    units = len(case.table.table["players"].get("partnerships", [])) or n
+    units = len(case.table.table["players"].get("teams", [])) or n
     scores = case.setup.get("scores")
     if scores is not None and len(scores) != units:
         problems.append(located.problem(path + ("setup", "scores"), f"{len(scores)} scores for {units} sides"))

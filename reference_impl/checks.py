@@ -1,17 +1,22 @@
 """Semantic checks a JSON Schema cannot express: cross references between parts of a table.
 
 Run on a *resolved* table (schema-valid, options applied), they make sure the interpreter
-never meets a table it cannot play: every card named exists, the deal fits the pack, the
-ranking lists every rank once, every cited source and clause exists.
+never meets a table it cannot play: every card named exists, the deal fits the pack, every
+step can find the seats and cards it names, every cited bid, counter, source and clause
+exists, and the game can end.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
+from .patches import VALUE
+
 PathAndMessage = tuple[tuple[Any, ...], str]
 
-BOWERS = ("right-bower", "left-bower")
+NATURAL = "23456789TJQKA"
+MAKER_REFS = {"maker", "maker-left", "maker-partner", "defender-alone"}
+BIDDING_KINDS = {"make-trumps", "auction", "force-bid", "set-trumps", "throw-in"}
 
 
 def deck_cards(deck: dict[str, Any]) -> list[str]:
@@ -22,61 +27,48 @@ def deck_cards(deck: dict[str, Any]) -> list[str]:
 def _players(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     players = t["players"]
     n = players["count"]
-    if players["sides"] == "partnerships":
-        seats = [s for group in players["partnerships"] for s in group]
+    teams = players.get("teams")
+    if teams is not None:
+        seats = [s for team in teams for s in team]
         if sorted(seats) != list(range(n)):
-            yield ("players", "partnerships"), f"partnerships must list each seat 0..{n - 1} exactly once, got {seats}"
-    elif "partnerships" in players:
-        yield ("players", "partnerships"), f"partnerships are only for sides: partnerships, not {players['sides']}"
+            yield ("players", "teams"), f"teams must list each seat 0..{n - 1} exactly once, got {seats}"
+    if players["sides"] == "teams" and teams is None:
+        yield ("players", "sides"), "sides: teams needs players.teams"
+    if players["sides"] == "maker-and-called" and not any(
+            s.get("kind") == "name" and s.get("effect") == "partner" for s in t["hand"]):
+        yield ("players", "sides"), "sides: maker-and-called needs a `name` step with effect: partner (the call)"
+    names = players.get("names")
+    if names is not None and len(names) != n:
+        yield ("players", "names"), f"{len(names)} seat names for {n} players"
 
 
 def _deck_and_ranking(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     deck, ranking = t["deck"], t["ranking"]
     cards = deck_cards(deck)
+    benny = ranking.get("benny")
+    master = (ranking.get("no-trump") or {}).get("master")
     for i, card in enumerate(deck.get("extra", [])):
         if cards.count(card) > 1:
             yield ("deck", "extra", i), f"{card} is already in the pack"
+        elif card not in (benny, master) and (card == "JK" or card[1] not in deck["suits"]):
+            yield ("deck", "extra", i), f"the extra card {card} has no role: make it the Benny or the no-trump master, or a card of a suit in the pack"
     missing = [s for s in deck["suits"] if s not in deck["colours"]]
     if missing:
         yield ("deck", "colours"), f"no colour for suit(s) {', '.join(missing)}"
-    ranks = list(deck["ranks"])
-    benny = ranking.get("benny")
-    trump = ranking["trump"]
     if benny is not None and benny not in cards:
         yield ("ranking", "benny"), f"the Benny {benny} is not in the pack"
-    if (benny is not None) != ("benny" in trump):
-        yield ("ranking", "trump"), "`benny` must head the trump order exactly when ranking.benny names a card"
-    bowers = [b for b in BOWERS if b in trump]
-    if bowers and "J" not in ranks:
-        yield ("ranking", "trump"), "bowers need jacks in the pack"
-    if bowers and bowers != list(BOWERS):
-        yield ("ranking", "trump"), "the trump order needs both bowers or neither"
-    expected = [r for r in ranks if not (bowers and r == "J")]
-    trump_ranks = [x for x in trump if x not in BOWERS and x != "benny"]
-    if sorted(trump_ranks) != sorted(expected):
-        yield ("ranking", "trump"), f"the trump order must list the ranks {expected} once each (jacks as bowers), got {trump_ranks}"
-    if sorted(ranking["plain"]) != sorted(ranks):
-        yield ("ranking", "plain"), f"the plain order must list the ranks {ranks} once each, got {ranking['plain']}"
-    if bowers:
+    if master is not None and master not in deck.get("extra", []):
+        yield ("ranking", "no-trump", "master"), f"the master card {master} must be an extra card of the pack (it belongs to no suit)"
+    if master is not None and benny is not None and benny != master:
+        yield ("ranking", "no-trump"), "at no-trumps the Benny must be the master card"
+    if ranking["bowers"]:
+        if "J" not in deck["ranks"]:
+            yield ("ranking", "bowers"), "bowers need jacks in the pack"
         for suit in deck["suits"]:
             same = [s for s in deck["suits"] if s != suit and deck["colours"].get(s) == deck["colours"].get(suit)]
             if len(same) != 1:
                 yield ("deck", "colours"), f"the left bower needs exactly one other suit of {suit}'s colour, found {same}"
                 break
-    nt = ranking.get("no-trump")
-    if nt is not None:
-        if sorted(nt["plain"]) != sorted(ranks):
-            yield ("ranking", "no-trump", "plain"), f"the no-trump order must list the ranks {ranks} once each"
-        master = nt.get("master")
-        if master is not None and master not in deck.get("extra", []):
-            yield ("ranking", "no-trump", "master"), f"the master card {master} must be an extra card of the pack (it belongs to no suit)"
-        if master is not None and "master-led" not in nt:
-            yield ("ranking", "no-trump"), "a master card needs master-led (what its leader does)"
-        if benny is not None and benny != master:
-            yield ("ranking", "no-trump"), "at no-trumps the Benny must be the master card"
-    for i, card in enumerate(deck.get("extra", [])):
-        if card != benny and card != (nt or {}).get("master"):
-            yield ("deck", "extra", i), f"the extra card {card} has no role: make it the Benny or the no-trump master"
 
 
 def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -90,70 +82,133 @@ def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         yield ("deal", "packets"), "no packet deals cards to the players"
 
 
-def _bidding(t: dict[str, Any]) -> Iterator[PathAndMessage]:
-    bidding = t["bidding"]
-    has_widow = any(p["to"] == "widow" for p in t["deal"]["packets"])
-    if bidding["procedure"] == "upcard-rounds":
-        if not t["deal"]["upcard"]:
-            yield ("deal", "upcard"), "the upcard procedure needs an upcard"
-        if "makers-need" not in t["scoring"]:
-            yield ("scoring",), "the upcard procedure needs scoring.makers-need"
-        if bidding["upcard-rounds"]["second-round"].get("no-trump") and "no-trump" not in t["ranking"]:
-            yield ("ranking",), "calling no-trumps needs ranking.no-trump"
-    else:
-        ids = [b["id"] for b in bidding["auction"]["bids"]]
-        for i, bid in enumerate(bidding["auction"]["bids"]):
-            if ids.count(bid["id"]) > 1:
-                yield ("bidding", "auction", "bids", i, "id"), f"duplicate bid id {bid['id']!r}"
-            if bid["strain"] != "NT" and bid["strain"] not in t["deck"]["suits"]:
-                yield ("bidding", "auction", "bids", i, "strain"), f"no suit {bid['strain']} in the pack"
-            if "tricks" not in bid and "at-most" not in bid:
-                yield ("bidding", "auction", "bids", i), "a bid needs `tricks` or `at-most`"
-        if any(b["strain"] == "NT" for b in bidding["auction"]["bids"]) or bidding["auction"]["all-pass"]["then"] == "play-no-trump":
-            if "no-trump" not in t["ranking"]:
-                yield ("ranking",), "no-trump contracts need ranking.no-trump"
-    for i, take in enumerate(t["exchange"]["takes"]):
-        if take["from"] == "widow" and not has_widow:
-            yield ("exchange", "takes", i, "from"), "no packet deals a widow"
-        if take["from"] == "upcard" and not t["deal"]["upcard"]:
-            yield ("exchange", "takes", i, "from"), "the deal has no upcard"
-        if "round" in take.get("when", {}) and bidding["procedure"] != "upcard-rounds":
-            yield ("exchange", "takes", i, "when", "round"), "rounds exist only in the upcard procedure"
+def _conditions(node: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Every condition object under ``node`` (the keys that hold one), with its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("when", "forced", "eligible", "win-requires", "not") and isinstance(value, dict):
+                yield path + (key,), value
+            if key in ("any", "all") and isinstance(value, list):
+                for i, item in enumerate(value):
+                    yield path + (key, i), item
+            yield from _conditions(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _conditions(item, path + (i,))
 
 
-def _alone(t: dict[str, Any]) -> Iterator[PathAndMessage]:
-    alone, sides = t["alone"], t["players"]["sides"]
-    if alone["allowed"]:
-        for key in ("declared", "effect"):
-            if key not in alone:
-                yield ("alone",), f"going alone needs alone.{key}"
-        if alone.get("effect") == "partner-sits-out" and sides != "partnerships":
-            yield ("alone", "effect"), f"with sides: {sides} the maker has no partner to sit out"
-        if "lone-lead" not in t["play"]:
-            yield ("play",), "going alone needs play.lone-lead"
-    if alone.get("defend", {}).get("allowed"):
-        if not alone["allowed"] and alone["defend"].get("against", "lone-maker") == "lone-maker":
-            yield ("alone", "defend", "allowed"), "a lone defence against a lone maker needs going alone"
-        if sides == "individual":
-            yield ("alone", "defend", "allowed"), "with sides: individual a defender has no partner to sit out"
-    if alone.get("partners-best", {}).get("allowed") and alone.get("effect") != "partner-sits-out":
-        yield ("alone", "partners-best", "allowed"), "the partner's best card needs alone.effect: partner-sits-out"
+def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    steps = t["hand"]
+    deal = t["deal"]
+    has_widow = any(p["to"] == "widow" for p in deal["packets"])
+    clause_ids = {c["id"] for c in t.get("clauses", [])}
+    bid_ids: set[str] = set()
+    seen: dict[str, int] = {}
+    trumps_made_by = False
+    for i, step in enumerate(steps):
+        where = ("hand", i)
+        if step["id"] in seen:
+            yield where + ("id",), f"duplicate step id {step['id']!r} (also step {seen[step['id']]})"
+        seen[step["id"]] = i
+        if "clause" in step and step["clause"] not in clause_ids:
+            yield where + ("clause",), f"no clause {step['clause']!r}"
+        kind = step["kind"]
+        if kind in ("make-trumps", "auction") and step.get("from") in MAKER_REFS:
+            yield where + ("from",), f"{step['from']} is not known before trumps are made"
+        if kind == "make-trumps" and step["action"] == "order" and not deal["upcard"]:
+            yield where + ("action",), "ordering up needs an upcard (deal.upcard)"
+        if kind == "make-trumps" and step.get("no-trump") and step["action"] != "call":
+            yield where + ("no-trump",), "no-trumps can only be named (action: call)"
+        if kind == "name" and step["effect"] == "proposal" and not deal["upcard"]:
+            yield where + ("effect",), "a proposal stands for the upcard's suit: the deal has no upcard"
+        if kind == "name" and step["effect"] in ("proposal", "partner") and any(s in ("NT", "NL") for s in step["names"]):
+            yield where + ("names",), f"a {step['effect']} is a suit: no-trumps cannot be named for it"
+        if kind == "auction":
+            ids = [b["id"] for b in step["bids"]]
+            for j, bid in enumerate(step["bids"]):
+                if ids.count(bid["id"]) > 1:
+                    yield where + ("bids", j, "id"), f"duplicate bid id {bid['id']!r}"
+                if "tricks" not in bid and "at-most" not in bid:
+                    yield where + ("bids", j), "a bid needs `tricks` or `at-most`"
+                if "after" in bid and bid["after"] not in ids:
+                    yield where + ("bids", j, "after"), f"no bid {bid['after']!r}"
+                if bid.get("strain") and bid["strain"] not in ("NT", "NL") and bid["strain"] not in t["deck"]["suits"]:
+                    yield where + ("bids", j, "strain"), f"no suit {bid['strain']} in the pack"
+            bid_ids.update(ids)
+            if not all(b.get("strain") for b in step["bids"]) and not any(
+                    s["kind"] == "name" and s.get("effect") == "trumps" for s in steps[i + 1:]):
+                yield where + ("bids",), "bids without a strain need a later `name` step with effect: trumps"
+        if kind == "force-bid" and step["bid"] not in bid_ids:
+            yield where + ("bid",), f"no bid {step['bid']!r} in an earlier auction"
+        if kind == "exchange":
+            for j, take in enumerate(step["takes"]):
+                if take["from"] == "widow" and not has_widow:
+                    yield where + ("takes", j, "from"), "no packet deals a widow"
+                if take["from"] == "upcard" and not deal["upcard"]:
+                    yield where + ("takes", j, "from"), "the deal has no upcard"
+        if kind == "offer":
+            if step["effect"] == "swap-with-kitty" and "swap" not in step:
+                yield where, "a swap with the kitty needs `swap` (how many cards)"
+            target = step["to"]
+            if kind == "offer" and not trumps_made_by and (
+                    (isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
+                        target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners", "others")))):
+                yield where + ("to",), "this offer is made before trumps: it cannot name the maker or his side"
+        if kind in ("make-trumps", "auction", "force-bid", "set-trumps") or (kind == "name" and step.get("effect") == "trumps"):
+            trumps_made_by = True
+        if kind == "give" and t["players"]["sides"] not in ("teams", "maker-and-called"):
+            yield where + ("givers",), "the partner's best card needs partners (sides: teams)"
+    plays = [i for i, s in enumerate(steps) if s["kind"] == "play"]
+    if len(plays) != 1 or plays[0] != len(steps) - 1:
+        yield ("hand",), "a hand has exactly one `play` step, the last"
+    if not trumps_made_by:
+        yield ("hand",), "no step makes trumps"
+    for path, condition in _conditions(steps, ("hand",)):
+        for j, bid in enumerate(condition.get("bid", [])):
+            if bid not in bid_ids:
+                yield path + ("bid", j), f"no bid {bid!r}"
 
 
 def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     clause_ids = [c["id"] for c in t.get("clauses", [])]
     row_ids = [r["id"] for r in t["scoring"]["rows"]]
+    bid_ids = {b["id"] for s in t["hand"] if s["kind"] == "auction" for b in s["bids"]}
+    counter_ids = [c["id"] for c in t.get("counters", [])]
     for i, row in enumerate(t["scoring"]["rows"]):
         if row_ids.count(row["id"]) > 1:
             yield ("scoring", "rows", i, "id"), f"duplicate row id {row['id']!r}"
         if row.get("enabled", True) and row["id"] not in clause_ids:
             yield ("scoring", "rows", i, "id"), f"row {row['id']!r} has no clause of the same id stating it"
-        tricks = row["when"].get("maker-tricks")
-        if isinstance(tricks, list) and tricks[0] > tricks[1]:
-            yield ("scoring", "rows", i, "when", "maker-tricks"), f"empty range {tricks}"
-    if t["game"]["first-dealer"] == "cut" and "cut-order" not in t["game"]:
+    for path, condition in _conditions({"scoring": t["scoring"], "counters": t.get("counters", []),
+                                        "game": t["game"]}, ()):
+        for key in ("maker-tricks", "defender-tricks", "self-tricks", "hand-number"):
+            span = condition.get(key)
+            if isinstance(span, list) and span[0] > span[1]:
+                yield path + (key,), f"empty range {span}"
+        for j, bid in enumerate(condition.get("bid", [])):
+            if bid not in bid_ids:
+                yield path + ("bid", j), f"no bid {bid!r}"
+        counter = condition.get("counter")
+        if counter and counter["id"] not in counter_ids:
+            yield path + ("counter", "id"), f"no counter {counter['id']!r}"
+        sequence = condition.get("trick-sequence")
+        hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+        if sequence and len(sequence) != hand_size:
+            yield path + ("trick-sequence",), f"{len(sequence)} tricks in the sequence, {hand_size} in a hand"
+    for i, counter in enumerate(t.get("counters", [])):
+        if counter_ids.count(counter["id"]) > 1:
+            yield ("counters", i, "id"), f"duplicate counter id {counter['id']!r}"
+    game = t["game"]
+    up = game.get("direction", "up") == "up"
+    if "target" not in game and not game.get("deals"):
+        yield ("game",), "the game never ends: give game.target or game.deals"
+    elif up and not game.get("target") and not game.get("deals"):
+        yield ("game", "target"), "a target of 0 means no target: the game then needs game.deals"
+    if not up and "target" not in game:
+        yield ("game",), "a game counting down needs a target to reach"
+    if game["first-dealer"] == "cut" and "cut-order" not in game:
         yield ("game", "first-dealer"), "cutting for the first deal needs game.cut-order"
-    if t["game"]["first-dealer"] == "first-black-jack" and "J" not in t["deck"]["ranks"]:
+    if game["first-dealer"] == "first-black-jack" and "J" not in t["deck"]["ranks"]:
         yield ("game", "first-dealer"), "no jacks in the pack"
 
 
@@ -169,21 +224,41 @@ def _clauses_and_sources(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     for key, option in t.get("options", {}).items():
         if option["source"] not in sources:
             yield ("options", key, "source"), f"unknown source {option['source']!r}"
-        values = [c["value"] for c in option["choices"]]
-        if option["default"] not in values:
-            yield ("options", key, "default"), f"default {option['default']!r} is not one of {values}"
-        for j, choice in enumerate(option["choices"]):
+        values = [c["value"] for c in option.get("choices", [])]
+        span = option.get("range")
+        in_range = span is not None and isinstance(option["default"], int) and not isinstance(option["default"], bool) \
+            and span["minimum"] <= option["default"] <= span["maximum"]
+        if option["default"] not in values and not in_range:
+            yield ("options", key, "default"), f"default {option['default']!r} is not one of its values"
+        for j, choice in enumerate(option.get("choices", [])):
             if values.count(choice["value"]) > 1:
                 yield ("options", key, "choices", j, "value"), f"duplicate value {choice['value']!r}"
             for k, clause in enumerate(choice.get("clauses", [])):
                 if clause["source"] not in sources:
                     yield ("options", key, "choices", j, "clauses", k, "source"), f"unknown source {clause['source']!r}"
+            for other in choice.get("requires", {}):
+                if other not in t.get("options", {}):
+                    yield ("options", key, "choices", j, "requires", other), f"no option {other!r}"
+        if span is not None and span["minimum"] > span["maximum"]:
+            yield ("options", key, "range"), f"empty range {span['minimum']}..{span['maximum']}"
     for key, source in sources.items():
         if source["kind"] == "seed" and "file" not in source:
             yield ("sources", key), "a seed source names its file"
 
 
+def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
+    if node == VALUE:
+        yield path, f"{VALUE} is only for a range option's sets"
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key != "options":
+                yield from _placeholders(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _placeholders(item, path + (i,))
+
+
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _bidding, _alone, _scoring_and_game, _clauses_and_sources)
+    checks = (_players, _deck_and_ranking, _deal, _hand, _scoring_and_game, _clauses_and_sources, _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -1,9 +1,14 @@
 """From a variant file to one complete rule table: parents merged, options applied.
 
-A variant may ``extend`` another and override parts of it; options change values by
-dotted path and add or replace clauses. The result, the *resolved table*, is what the
+A variant may ``extends`` another and override parts of it (``remove`` deletes what it
+inherits, ``drop-options`` the options it does not keep); options change the table by
+patches (:mod:`reference_impl.options`). The result, the *resolved table*, is what the
 interpreter compiles and what the conformance runner sends to an engine, identified by the
 SHA-256 of its canonical JSON.
+
+Every problem is located: a problem in a file at its line; a problem in the resolved table
+caused by an option, at the line of that option's request (its ``sets`` entry, say), naming
+the option and its value.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
+from . import options as opts
+from . import patches
 from .catalog import load_variant_file, variant_path
 from .checks import semantic_problems
 from .errors import Problem, SpecError
@@ -23,6 +30,8 @@ from .schemas import schema_problems, table_problems
 from .yaml_source import Located, format_path
 
 SCHEMA = "variant.schema.json"
+MAX_EXTENDS = 16        # parents above a table: presets of presets, never a long chain
+TABLE_KEYS = ("extends", "remove", "drop-options", "option-choices", "option-defaults")
 
 
 @dataclass(frozen=True)
@@ -45,11 +54,6 @@ def table_hash(table: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(table).encode("utf-8")).hexdigest()
 
 
-def _checked_file(path: Path) -> Located:
-    located = load_variant_file(path)
-    return _checked_located(located)
-
-
 @lru_cache(maxsize=None)
 def _checked_located(located: Located) -> Located:
     if not isinstance(located.data, dict):
@@ -63,40 +67,12 @@ def _checked_located(located: Located) -> Located:
     return located
 
 
-def _merge_clauses(parent: list[dict], child: list[dict]) -> list[dict]:
-    merged = [copy.deepcopy(c) for c in parent]
-    index = {c["id"]: i for i, c in enumerate(merged)}
-    for clause in child:
-        if clause["id"] in index:
-            merged[index[clause["id"]]] = copy.deepcopy(clause)
-        else:
-            index[clause["id"]] = len(merged)
-            merged.append(copy.deepcopy(clause))
-    return merged
-
-
-def _merge(parent: Any, child: Any, key: str | None = None) -> Any:
-    if key == "clauses":
-        return _merge_clauses(parent, child)
-    if key in ("options", "sources"):
-        return {**copy.deepcopy(parent), **copy.deepcopy(child)}
-    if isinstance(parent, dict) and isinstance(child, dict):
-        merged = copy.deepcopy(parent)
-        for k, v in child.items():
-            merged[k] = _merge(parent[k], v, k) if k in parent else copy.deepcopy(v)
-        return merged
-    return copy.deepcopy(child)
-
-
-MAX_EXTENDS = 16        # parents above a table: presets of presets, never a long chain
-
-
 def _chain(path: Path) -> tuple[Located, ...]:
     """The checked files from ``path`` up through its ``extends`` parents."""
     chain: list[Located] = []
     seen: list[str] = []
     while True:
-        located = _checked_file(path)
+        located = _checked_located(load_variant_file(path))
         data = located.data
         if data["id"] in seen:
             raise SpecError(located.problem(("extends",), "extends loop: " + " -> ".join(seen + [data["id"]])))
@@ -117,136 +93,189 @@ def _chain(path: Path) -> tuple[Located, ...]:
         path = parent_path
 
 
+def _merge_by_id(parent: list[dict], child: list[dict]) -> list[dict]:
+    merged = [copy.deepcopy(c) for c in parent]
+    index = {c["id"]: i for i, c in enumerate(merged)}
+    for item in child:
+        if item["id"] in index:
+            merged[index[item["id"]]] = copy.deepcopy(item)
+        else:
+            index[item["id"]] = len(merged)
+            merged.append(copy.deepcopy(item))
+    return merged
+
+
+def _merge(parent: Any, child: Any, key: str | None = None) -> Any:
+    if key == "clauses":
+        return _merge_by_id(parent, child)
+    if key in ("options", "sources"):
+        return {**copy.deepcopy(parent), **copy.deepcopy(child)}
+    if isinstance(parent, dict) and isinstance(child, dict):
+        merged = copy.deepcopy(parent)
+        for k, v in child.items():
+            merged[k] = _merge(parent[k], v, k) if k in parent else copy.deepcopy(v)
+        return merged
+    return copy.deepcopy(child)
+
+
 @lru_cache(maxsize=256)
 def _merged_text(chain: tuple[Located, ...]) -> str:
     """The merged table of a chain (child first), as JSON text: cached, and copied cheaply."""
-    merged = copy.deepcopy(chain[-1].data)
+    merged = {k: v for k, v in copy.deepcopy(chain[-1].data).items() if k not in TABLE_KEYS}
+    restrictions: dict[str, Any] = {"option-choices": {}, "option-defaults": {}}
     for located in reversed(chain[:-1]):
-        child = {k: v for k, v in located.data.items() if k != "extends"}
-        merged = _merge(merged, child)
-    return json.dumps(merged)
+        child = located.data
+        problems = []
+        for index, dotted in enumerate(child.get("remove", [])):
+            try:
+                patches.remove(merged, patches.split(dotted))
+            except patches.PatchError as exc:
+                problems.append(located.problem(("remove", index), f"cannot remove {dotted}: {exc}"))
+        for index, key in enumerate(child.get("drop-options", [])):
+            if key not in merged.get("options", {}):
+                problems.append(located.problem(("drop-options", index), f"no option {key!r} to drop"))
+            else:
+                del merged["options"][key]
+                restrictions["option-choices"].pop(key, None)
+                restrictions["option-defaults"].pop(key, None)
+        if problems:
+            raise SpecError(problems)
+        merged = _merge(merged, {k: v for k, v in child.items() if k not in TABLE_KEYS})
+        for kind in restrictions:
+            for key, value in child.get(kind, {}).items():
+                restrictions[kind][key] = (value, located.file)
+    return json.dumps({"table": merged, "restrictions": restrictions})
 
 
-def _merged_table(path: Path) -> tuple[dict[str, Any], Located]:
+def _merged(path: Path) -> tuple[dict[str, Any], dict[str, Any], tuple[Located, ...]]:
     chain = _chain(path)
-    return json.loads(_merged_text(chain)), chain[0]
+    data = json.loads(_merged_text(chain))
+    return data["table"], data["restrictions"], chain
 
 
-def _set_path(table: dict[str, Any], dotted: str, value: Any) -> None:
-    parts = dotted.split(".")
-    node: Any = table
-    for depth, part in enumerate(parts):
-        last = depth == len(parts) - 1
-        if isinstance(node, list):
-            matches = [i for i, item in enumerate(node) if isinstance(item, dict) and item.get("id") == part]
-            if not matches:
-                raise KeyError(f"no element with id {part!r} at {'.'.join(parts[:depth]) or '$'}")
-            if last:
-                node[matches[0]] = copy.deepcopy(value)
-                return
-            node = node[matches[0]]
-        elif isinstance(node, dict):
-            if last:
-                node[part] = copy.deepcopy(value)
-                return
-            if part not in node:
-                raise KeyError(f"no key {part!r} at {'.'.join(parts[:depth]) or '$'}")
-            node = node[part]
-        else:
-            raise KeyError(f"{'.'.join(parts[:depth])} is not a mapping or list")
+def _locator(chain: tuple[Located, ...]):
+    """``locate(key, path)``: the file and line of a path inside the declaration of option
+    ``key`` (in the nearest table of the chain that declares it)."""
+    def locate(key: str, path: tuple[Any, ...]) -> tuple[str, int | None]:
+        for located in chain:
+            if key in located.data.get("options", {}):
+                return located.file, located.line_of(path)
+        return chain[0].file, chain[0].line_of(("options", key))
+    return locate
 
 
-def _add_clause(clauses: list[dict], clause: dict) -> None:
-    clause = copy.deepcopy(clause)
-    target = clause.get("replaces")      # kept: the site and the generator show what it replaced
-    if target is not None:
-        for i, existing in enumerate(clauses):
-            if existing["id"] == target:
-                clauses[i] = clause
-                return
-        raise KeyError(f"replaces unknown clause {target!r}")
-    last_of_topic = max((i for i, c in enumerate(clauses) if c["topic"] == clause["topic"]), default=len(clauses) - 1)
-    clauses.insert(last_of_topic + 1, clause)
-
-
-def coerce_option_value(option: Mapping[str, Any], raw: Any) -> Any:
-    """Match ``raw`` (possibly text from a command line) to one of the option's values."""
-    values = [choice["value"] for choice in option["choices"]]
-    for value in values:
-        if raw == value and type(raw) is type(value):
-            return value
-    text = str(raw).strip().lower()
-    for value in values:
-        if str(value).lower() == text:
-            return value
-    raise ValueError(f"{raw!r} is not one of {values}")
-
-
-def _apply_options(table: dict[str, Any], options: Mapping[str, Any], located: Located) -> dict[str, Any]:
+def _restrict(table: dict[str, Any], restrictions: dict[str, Any], chain: tuple[Located, ...]) -> None:
     declared = table.get("options", {})
     problems = []
-    for key, values in table.pop("option-choices", {}).items():
+    by_file = {located.file: located for located in chain}
+    for key, (values, file) in restrictions["option-choices"].items():
+        located = by_file[file]
         if key not in declared:
             problems.append(located.problem(("option-choices", key), f"no option {key!r} to restrict"))
             continue
-        kept = [c for c in declared[key]["choices"] if c["value"] in values]
-        missing = [v for v in values if v not in [c["value"] for c in kept]]
+        missing = opts.restrict(declared[key], values)
         if missing:
-            problems.append(located.problem(("option-choices", key), f"option {key!r} has no value {missing[0]!r}"))
-        declared[key]["choices"] = kept
-        if declared[key]["default"] not in values:
-            declared[key]["default"] = values[0]
-    for key, value in table.pop("option-defaults", {}).items():
+            problems.append(located.problem(("option-choices", key), f"option {key!r} has no value {opts.yaml_text(missing[0])}"))
+    for key, (value, file) in restrictions["option-defaults"].items():
+        located = by_file[file]
         if key not in declared:
             problems.append(located.problem(("option-defaults", key), f"no option {key!r} to set a default for"))
-        else:
-            declared[key]["default"] = value
-    for key in options:
-        if key not in declared:
-            problems.append(Problem(located.file, f"options.{key}", f"unknown option {key!r} (known: {', '.join(declared) or 'none'})"))
+            continue
+        try:
+            declared[key]["default"] = opts.coerce(declared[key], value)
+        except ValueError as exc:
+            problems.append(located.problem(("option-defaults", key), f"option {key}: {exc}"))
     if problems:
         raise SpecError(problems)
-    selected: dict[str, Any] = {}
+
+
+def _choose(table: dict[str, Any], wanted: Mapping[str, Any], chain: tuple[Located, ...]) -> list[opts.Choice]:
+    declared = table.get("options", {})
+    locate = _locator(chain)
+    problems = []
+    for key in wanted:
+        if key not in declared:
+            problems.append(Problem(chain[0].file, f"options.{key}", f"unknown option {key!r} (known: {', '.join(declared) or 'none'})"))
+    chosen = []
     for key, option in declared.items():
-        raw = options.get(key, option["default"])
+        raw = wanted.get(key, option["default"])
         try:
-            value = coerce_option_value(option, raw)
+            value = opts.coerce(option, raw)
         except ValueError as exc:
-            where = ("options", key, "default") if key not in options else ("options", key)
-            raise SpecError(located.problem(where, f"option {key}: {exc}")) from None
-        selected[key] = value
-        choice = next(c for c in option["choices"] if c["value"] == value)
-        for index, (dotted, new_value) in enumerate(choice.get("sets", {}).items()):
-            try:
-                _set_path(table, dotted, new_value)
-            except KeyError as exc:
-                choice_index = option["choices"].index(choice)
-                raise SpecError(located.problem(("options", key, "choices", choice_index, "sets", dotted),
-                                                f"cannot set {dotted}: {exc.args[0]}")) from None
-        for clause in choice.get("clauses", []):
-            try:
-                _add_clause(table.setdefault("clauses", []), clause)
-            except KeyError as exc:
-                choice_index = option["choices"].index(choice)
-                raise SpecError(located.problem(("options", key, "choices", choice_index, "clauses"),
-                                                f"clause {clause['id']}: {exc.args[0]}")) from None
-    table["selected"] = selected
-    return table
+            if key in wanted:
+                problems.append(Problem(chain[0].file, f"options.{key}", f"option {key}: {exc}"))
+            else:
+                file, line = locate(key, ("options", key, "default"))
+                problems.append(Problem(file, format_path(("options", key, "default")), f"option {key}: default {exc}", line))
+            continue
+        chosen.append(opts.choice_for(key, option, value))
+    if not problems:
+        for choice, message in opts.requirement_problems(table, chosen):
+            if choice.key in wanted:
+                problems.append(Problem(chain[0].file, f"options.{choice.key}", message))
+            else:
+                file, line = locate(choice.key, ("options", choice.key) + choice.where + ("requires",))
+                problems.append(Problem(file, format_path(("options", choice.key) + choice.where + ("requires",)),
+                                        message, line))
+    if problems:
+        raise SpecError(problems)
+    return chosen
+
+
+def _id_path(table: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
+    """``path`` with list indices replaced by the ids of the elements they point at."""
+    out = []
+    node = table
+    for part in path:
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            element = node[part]
+            out.append(str(element["id"]) if isinstance(element, dict) and "id" in element else str(part))
+            node = element
+        elif isinstance(node, dict) and part in node:
+            out.append(str(part))
+            node = node[part]
+        else:
+            out.append(str(part))
+            node = None
+    return tuple(out)
+
+
+def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], ledger: patches.Ledger,
+            located: Located) -> list[Problem]:
+    """Each problem of the resolved table, at the option request behind it if there is one,
+    else where the table's own file spells it."""
+    out = []
+    for path, message in problems:
+        origin = ledger.blame(_id_path(table, path))
+        if origin is not None:
+            out.append(Problem(origin.file, format_path(origin.path), f"{message} (at {format_path(path)}, "
+                               f"set by {origin.label})", origin.line))
+        else:
+            out.append(located.problem(path, message))
+    return out
 
 
 def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> ResolvedTable:
     """Resolve the variant table at ``path`` with the given option values."""
     path = Path(path)
-    merged, located = _merged_table(path)
-    table = _apply_options(merged, dict(options or {}), located)
-    problems = [located.problem(p, m) for p, m in table_problems(table, SCHEMA)]
+    table, restrictions, chain = _merged(path)
+    _restrict(table, restrictions, chain)
+    chosen = _choose(table, dict(options or {}), chain)
+    ledger = patches.Ledger()
+    located_problems = opts.apply(table, chosen, _locator(chain), ledger)
+    if located_problems:
+        raise SpecError([Problem(origin.file, format_path(origin.path), f"{message} ({origin.label})", origin.line)
+                         for origin, message in located_problems])
+    table["selected"] = {c.key: c.value for c in chosen}
+    problems = table_problems(table, SCHEMA)
     if not problems:
-        problems = [located.problem(p, m) for p, m in semantic_problems(table)]
+        problems = semantic_problems(table)
     if problems:
-        label = ", ".join(f"{k}={v}" for k, v in table["selected"].items() if options and k in options)
+        label = ", ".join(f"{k}={opts.yaml_text(v)}" for k, v in table["selected"].items() if options and k in options)
+        found = _blamed(problems, table, ledger, chain[0])
         if label:
-            problems = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in problems]
-        raise SpecError(problems)
+            found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
+        raise SpecError(found)
     return ResolvedTable(table["id"], table, table_hash(table), dict(table["selected"]), str(path))
 
 
@@ -257,5 +286,7 @@ def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedT
     return resolve_file(variant_path(variant), options)
 
 
-__all__ = ["ResolvedTable", "resolve", "resolve_file", "coerce_option_value", "canonical_json",
-           "table_hash", "format_path"]
+coerce_option_value = opts.coerce
+
+__all__ = ["ResolvedTable", "resolve", "resolve_file", "coerce_option_value", "canonical_json", "table_hash",
+           "format_path"]

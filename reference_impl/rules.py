@@ -2,10 +2,10 @@
 
 Everything the game loop asks more than once is answered here in advance, by index, so the
 hot path never looks up a string or walks YAML: cards are small integers and hands are
-bitmasks; for every trump context (each suit, then no-trumps) there is a list giving each
-card's effective suit, a bitmask of each effective suit, and for every led suit a list
-giving each card's power in the trick (0 when it cannot win). Action tokens are made once;
-turning a hand's bitmask into its list of ``play:`` tokens is three table lookups.
+bitmasks; the ranking is a set of lookup tables per trump context (:mod:`ranking`); the
+hand's steps, conditions, seat references and scoring rows are closures and records
+(:mod:`steps`, :mod:`conditions`, :mod:`scoring`). Action tokens are made once; turning a
+hand's bitmask into its list of ``play:`` tokens is three table lookups.
 """
 
 from __future__ import annotations
@@ -19,10 +19,15 @@ from typing import Any, Mapping, Sequence
 from . import cards as notation
 from .checks import deck_cards
 from .errors import SpecError
+from .ranking import compile_cards
 from .resolve import ResolvedTable, resolve
+from .scoring import compile_counters, compile_rows
+from .steps import Bid, compile_steps, offer_tokens
 
 # Kinds of action, decoded from tokens once.
-PASS, ORDER, CALL, NAME, ALONE, DEFEND_ALONE, GIVE, TAKE, DISCARD, PLAY, BID = range(11)
+WORD, CALL, NAME, GIVE, DISCARD, PLAY, BID = range(7)
+SIDES = {"teams": 0, "maker-against-rest": 1, "maker-and-called": 2, "each-alone": 3}
+TEAMS, AGAINST_REST, CALLED, EACH_ALONE = range(4)
 
 MAX_CHUNK_BITS = 9
 
@@ -94,47 +99,6 @@ class Deal:
         return data
 
 
-@dataclass(frozen=True)
-class ScoringRow:
-    id: str
-    maker_tricks: tuple[int, int] | None
-    made: bool | None
-    alone: bool | None
-    defender_alone: bool | None
-    contract: str | None
-    bids: frozenset[str] | None
-    awards: tuple[tuple[str, int, int, int, int | None], ...]  # (target, fixed, contract, per-trick, at-least)
-
-
-@dataclass(frozen=True)
-class Take:
-    """One exchange rule: ``who`` takes the ``source`` cards when the conditions hold."""
-
-    who: str                 # "dealer" or "maker"
-    source: str              # "upcard" or "widow"
-    round: int | None        # the bidding round trumps were made in, or any
-    maker: str | None        # "dealer" / "not-dealer" / any
-    unless_alone: bool
-    optional: bool           # the taker may decline
-
-
-@dataclass(frozen=True)
-class Bid:
-    id: str
-    token: str
-    strain: int          # suit index, or the no-trump context index
-    value: int
-    min_tricks: int
-    max_tricks: int
-    alone: bool
-
-
-def _points(spec: Any) -> tuple[int, int, int, int | None]:
-    if isinstance(spec, int):
-        return spec, 0, 0, None
-    return spec.get("fixed", 0), spec.get("contract-value", 0), spec.get("per-trick", 0), spec.get("at-least")
-
-
 class Rules:
     """A variant ready to play: the resolved table plus its precomputed tables."""
 
@@ -148,9 +112,14 @@ class Rules:
         self._compile_players(t["players"])
         self._compile_cards(t["deck"], t["ranking"])
         self._compile_deal(t["deal"])
-        self._compile_bidding(t)
-        self._compile_play(t)
-        self._compile_scoring(t["scoring"])
+        self.bid_list: list[Bid] = []
+        self.steps = compile_steps(self, t)
+        self.bids: tuple[Bid, ...] = tuple(self.bid_list)
+        self.makers_need: int = t["scoring"].get("makers-need", 0)
+        self.scoring_rows = compile_rows(self, t["scoring"])
+        self.counters = compile_counters(self, t.get("counters", []))
+        self.counter_per_player = {c.id: c.per_player for c in self.counters}
+        self._compile_game(t["game"])
         self._compile_actions()
         self.max_hand_actions = self._longest_hand()
         self.clauses: dict[str, dict[str, Any]] = {c["id"]: c for c in t.get("clauses", [])}
@@ -158,13 +127,17 @@ class Rules:
     # -- players -------------------------------------------------------------------------
     def _compile_players(self, players: Mapping[str, Any]) -> None:
         n = self.n = players["count"]
-        self.sides: str = players["sides"]
-        if self.sides == "partnerships":
-            self.units: tuple[tuple[int, ...], ...] = tuple(tuple(g) for g in players["partnerships"])
+        self.sides: int = SIDES[players["sides"]]
+        teams = players.get("teams")
+        self.teams = teams is not None
+        if teams is not None:
+            self.units: tuple[tuple[int, ...], ...] = tuple(tuple(g) for g in teams)
         else:
             self.units = tuple((s,) for s in range(n))
         self.unit_of: tuple[int, ...] = tuple(next(u for u, g in enumerate(self.units) if s in g) for s in range(n))
         self.left: tuple[int, ...] = tuple((s + 1) % n for s in range(n))
+        self.team_mates: tuple[tuple[int, ...], ...] = tuple(
+            tuple(m for m in self.units[self.unit_of[s]] if m != s) if self.teams else () for s in range(n))
 
     # -- cards and ranking ---------------------------------------------------------------
     def _compile_cards(self, deck: Mapping[str, Any], ranking: Mapping[str, Any]) -> None:
@@ -176,76 +149,19 @@ class Rules:
         self.bit: tuple[int, ...] = tuple(1 << i for i in range(self.n_cards))
         self.full_mask = (1 << self.n_cards) - 1
         suit_index = {s: i for i, s in enumerate(self.suits)}
-        printed = [suit_index.get(notation.suit_of(c), -1) if notation.suit_of(c) else -1 for c in names]
-        self.printed_suit: tuple[int, ...] = tuple(printed)
-        self.NT = len(self.suits)                      # trump context index for no-trumps
-        self.contexts = len(self.suits) + 1
-        benny = ranking.get("benny")
-        self.benny = self.card_index[benny] if benny else -1
-        nt = ranking.get("no-trump") or {}
-        master = nt.get("master")
-        self.master = self.card_index[master] if master else -1
-        self.master_bit = 1 << self.master if master else 0
-        self.master_names_suit = nt.get("master-led") == "leader-names-suit"
-        self.master_any_time = nt.get("master-play") == "any-time"
-        colours = deck["colours"]
-        trump_order = list(ranking["trump"])
-        plain_order = list(ranking["plain"])
-        nt_order = list(nt.get("plain", plain_order))
-        has_bowers = "right-bower" in trump_order
-        black = {s for s in self.suits if colours.get(s) == "black"}
+        self.printed_suit: tuple[int, ...] = tuple(
+            suit_index.get(notation.suit_of(c), -1) if notation.suit_of(c) else -1 for c in names)
+        self.NT = len(self.suits)                      # the trump context of no-trumps
+        self.NL = len(self.suits) + 1                  # of low no-trumps
+        self.contexts = len(self.suits) + 2
+        tables = self.cards = compile_cards(names, self.suits, ranking, deck["colours"])
+        self.eff, self.power, self.suit_mask = tables.eff, tables.power, tables.suit_mask
+        self.benny, self.master = tables.benny, tables.master
+        self.master_bit = 1 << tables.master if tables.master >= 0 else 0
+        self.master_names_suit = tables.master_names_suit
+        self.master_any_time = tables.master_any_time
+        black = {s for s in self.suits if deck["colours"].get(s) == "black"}
         self.black_jacks = frozenset(self.card_index[f"J{s}"] for s in black if f"J{s}" in self.card_index)
-
-        eff: list[list[int]] = []
-        power: list[list[list[int]]] = []
-        for ctx in range(self.contexts):
-            trump = ctx if ctx < self.NT else -1
-            left = -1
-            if trump >= 0 and has_bowers:
-                mate = [s for s in self.suits if s != self.suits[trump] and colours[s] == colours[self.suits[trump]]]
-                left = self.card_index[f"J{mate[0]}"]
-                right = self.card_index[f"J{self.suits[trump]}"]
-            ctx_eff = []
-            ctx_strength = []   # (is_trump, strength) per card
-            for c, name in enumerate(names):
-                rank = notation.rank_of(name)
-                if trump >= 0 and c == self.benny:
-                    e, strength = trump, len(trump_order) - trump_order.index("benny")
-                elif trump >= 0 and has_bowers and c == right:
-                    e, strength = trump, len(trump_order) - trump_order.index("right-bower")
-                elif trump >= 0 and has_bowers and c == left:
-                    e, strength = trump, len(trump_order) - trump_order.index("left-bower")
-                elif trump < 0 and c == self.master:
-                    e, strength = -1, 0
-                elif printed[c] == trump and trump >= 0:
-                    e, strength = trump, len(trump_order) - trump_order.index(rank)
-                elif printed[c] >= 0 and rank in (plain_order if trump >= 0 else nt_order):
-                    order = plain_order if trump >= 0 else nt_order
-                    e, strength = printed[c], len(order) - order.index(rank)
-                else:   # a Benny where there are no trumps: belongs to no suit, never wins
-                    e, strength = -1, 0
-                ctx_eff.append(e)
-                ctx_strength.append(strength)
-            eff.append(ctx_eff)
-            per_led = []
-            for led in range(len(self.suits)):
-                row = []
-                for c in range(self.n_cards):
-                    if trump >= 0 and ctx_eff[c] == trump:
-                        row.append(1000 + ctx_strength[c])
-                    elif trump < 0 and c == self.master:
-                        row.append(2000)
-                    elif ctx_eff[c] == led:
-                        row.append(100 + ctx_strength[c])
-                    else:
-                        row.append(0)
-                per_led.append(row)
-            power.append(per_led)
-        self.eff: tuple[tuple[int, ...], ...] = tuple(tuple(e) for e in eff)
-        self.power: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(tuple(r) for r in p) for p in power)
-        self.suit_mask: tuple[tuple[int, ...], ...] = tuple(
-            tuple(sum(1 << c for c in range(self.n_cards) if eff[ctx][c] == s) for s in range(len(self.suits)))
-            for ctx in range(self.contexts))
 
     # -- deal ------------------------------------------------------------------------------
     def _compile_deal(self, deal: Mapping[str, Any]) -> None:
@@ -265,93 +181,50 @@ class Rules:
         self.kitty_size = self.n_cards - len(plan)
         self.widow_name: str = deal.get("widow-name", "widow")
 
-    # -- bidding and exchange ----------------------------------------------------------------
-    def _compile_bidding(self, t: Mapping[str, Any]) -> None:
-        bidding = t["bidding"]
-        self.procedure: str = bidding["procedure"]
-        rounds = bidding.get("upcard-rounds", {})
-        second = rounds.get("second-round", {})
-        self.turned_down_allowed = second.get("turned-down-suit") == "allowed"
-        self.round2_no_trump = bool(second.get("no-trump"))
-        all_pass = rounds.get("all-pass") or bidding.get("auction", {}).get("all-pass", {})
-        self.all_pass: str = all_pass.get("then", "redeal")
-        self.all_pass_same_dealer = all_pass.get("next-dealer") == "same"
-        self.benny_upcard: str = rounds.get("benny-upcard", "dealer-names-suit")
-        auction = bidding.get("auction", {})
-        bids = []
-        for spec in auction.get("bids", []):
-            if not spec.get("enabled", True):
-                continue
-            strain = self.NT if spec["strain"] == "NT" else self.suits.index(spec["strain"])
-            bids.append(Bid(spec["id"], f"bid:{spec['id']}", strain, spec["value"],
-                            spec.get("tricks", 0), spec.get("at-most", self.hand_size), spec.get("alone", False)))
-        self.bids: tuple[Bid, ...] = tuple(bids)
-        exchange = t["exchange"]
-        self.takes: tuple[Take, ...] = tuple(
-            Take(take["who"], take["from"], take.get("when", {}).get("round"), take.get("when", {}).get("maker"),
-                 take.get("unless-alone", False), take.get("optional", False))
-            for take in exchange["takes"])
-        self.may_discard_taken: bool = exchange.get("may-discard-taken", True)
-        self.sitting_out_takes: bool = exchange.get("sitting-out-takes", False)
-        alone = t["alone"]
-        self.alone_allowed: bool = alone["allowed"]
-        self.alone_before_exchange = alone.get("declared", "before-exchange") == "before-exchange"
-        self.alone_effect: str = alone.get("effect", "partner-sits-out")
-        defend = alone.get("defend", {})
-        self.defend_allowed: bool = defend.get("allowed", False)
-        self.defend_any_maker = defend.get("against", "lone-maker") == "any-maker"
-        self.defend_from_eldest = defend.get("first", "maker-left") == "eldest"
-        self.partners_best: bool = alone.get("partners-best", {}).get("allowed", False)
-
-    def _compile_play(self, t: Mapping[str, Any]) -> None:
-        self.lead: str = t["play"]["lead"]
-        self.lone_lead: str = t["play"].get("lone-lead", self.lead)
-        game = t["game"]
-        self.target: int = game["target"]
+    # -- the end of the game -------------------------------------------------------------
+    def _compile_game(self, game: Mapping[str, Any]) -> None:
+        from .conditions import compile_condition
+        self.target: int = game.get("target", 0)
+        self.count_down = game.get("direction", "up") == "down"
+        self.start_score: int = game.get("start-score", 0)
+        self.deals: int = game.get("deals", 0)
+        self.lose_at: int | None = game.get("lose-at")
+        self.win_requires = compile_condition(self, game["win-requires"]) if "win-requires" in game else None
         self.first_dealer_method: str = game["first-dealer"]
         self.cut_order: tuple[str, ...] = tuple(game.get("cut-order", ()))
         self.simultaneous: tuple[str, ...] = tuple(game.get("simultaneous", ()))
-        self.lose_at: int | None = game.get("lose-at")
-
-    def _compile_scoring(self, scoring: Mapping[str, Any]) -> None:
-        self.makers_need: int = scoring.get("makers-need", 0)
-        rows = []
-        for row in scoring["rows"]:
-            if not row.get("enabled", True):
-                continue
-            when = row["when"]
-            tricks = when.get("maker-tricks")
-            if isinstance(tricks, int):
-                tricks = (tricks, tricks)
-            elif tricks is not None:
-                tricks = (tricks[0], tricks[1])
-            awards = tuple((target, *_points(points)) for target, points in row["award"].items())
-            rows.append(ScoringRow(row["id"], tricks, when.get("made"), when.get("alone"),
-                                   when.get("defender-alone"), when.get("contract"),
-                                   frozenset(when["bid"]) if "bid" in when else None, awards))
-        self.scoring_rows: tuple[ScoringRow, ...] = tuple(rows)
 
     def _longest_hand(self) -> int:
         """An upper bound on the decisions one hand can take (perft never looks further:
-        every sequence ends with the hand): the longest bidding, every offer (going alone,
-        the lone defence, the partner's best card given and taken), each optional take and
-        one discard per card that can be taken, then every card played and, where the master
-        card's leader names its suit, one naming per trick."""
-        n = self.n
-        bidding = len(self.bids) + n if self.procedure == "auction" else 1 + 2 * n
-        offers = 1 + (n - 1) + 2
-        takeable = (1 if self.has_upcard else 0) + self.widow_size + 1
-        exchange = sum(1 for take in self.takes if take.optional) + takeable
+        every sequence ends with the hand): every step's most decisions, then every card
+        played and, where the master card's leader names its suit, one naming per trick."""
+        from .steps import AUCTION, EXCHANGE, GIVE, MAKE_TRUMPS, NAME, OFFER
+        n, total = self.n, 0
+        for step in self.steps:
+            if step.kind == NAME:
+                total += 1
+            elif step.kind == MAKE_TRUMPS:
+                total += n
+            elif step.kind == AUCTION:
+                total += len(step.bids) + n
+            elif step.kind == OFFER:
+                total += n + (step.swap_count if step.swap_count else 0)
+            elif step.kind == EXCHANGE:
+                total += sum(1 for take in step.takes if take.optional) + (1 if self.has_upcard else 0) + self.widow_size
+            elif step.kind == GIVE:
+                total += 3 * max(1, max((len(u) for u in self.units), default=1))
         play = n * self.hand_size + (self.hand_size if self.master_names_suit else 0)
-        return bidding + offers + exchange + play
+        return total + play
 
     # -- actions -----------------------------------------------------------------------------
     def _compile_actions(self) -> None:
-        suits = self.suits
-        decode: dict[str, tuple[int, int]] = {"pass": (PASS, 0), "order": (ORDER, 0), "alone": (ALONE, 0),
-                                              "defend-alone": (DEFEND_ALONE, 0), "take": (TAKE, 0)}
-        self.call_token = tuple(f"call:{s}" for s in suits) + ("call:NT",)
-        self.name_token = tuple(f"name:{s}" for s in suits)
+        strains = self.suits + ("NT", "NL")
+        decode: dict[str, tuple[int, int]] = {word: (WORD, 0) for word in ("pass", "order", "take")}
+        for word in offer_tokens(self.table):
+            decode[word] = (WORD, 0)
+        self.call_token = tuple(f"call:{s}" for s in strains)
+        self.name_token = tuple(f"name:{s}" for s in strains)
+        self.strain_names = strains
         for i, token in enumerate(self.call_token):
             decode[token] = (CALL, i)
         for i, token in enumerate(self.name_token):

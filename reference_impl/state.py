@@ -7,17 +7,20 @@ scores. Dealing is the one chance event: when :meth:`State.is_chance_node` is tr
 waits for :meth:`State.deal` with the next hand's cards (explicit, or shuffled by a seeded
 generator), so a game can be replayed exactly from its deals and its actions.
 
-Nothing here names a variant: every behaviour comes from the compiled :class:`Rules`.
+Nothing here names a variant: a hand is the table's steps (:mod:`reference_impl.steps`),
+walked with an integer cursor; each step kind has a ``begin`` (which either settles the step
+at once or waits for a decision) and the decisions it waits for.
 
 ``State.events`` is the game's log, a list of tuples whose first item is the kind:
 ``("first-dealer", seat)``, ``("deal", hand_number, dealer, hand_masks, upcard, widow_mask)``,
 ``("action", seat, token)``, ``("benny-suit", suit)``, ``("contract", bid_id, seat)``,
-``("no-contract",)``, ``("trump", suit_or_NT, maker)``, ``("alone", seat)``,
-``("defend-alone", seat)``, ``("take", seat, source, cards)``, ``("decline", seat, source)``,
-``("master-suit", suit)``,
-``("trick", leader, ((seat, card), ...), winner)``, ``("score", row_id, points, scores)``,
-``("throw-in", hand_number)``, ``("game-over", winner)``. Cards in it are indices into
-``rules.card_names`` except in ``take``, which lists tokens.
+``("no-contract", strain)``, ``("trump", strain, maker)``, ``("alone", seat)``,
+``("defend-alone", seat)``, ``("drop", seat)``, ``("swap", seat, laid, taken)``,
+``("take", seat, source, cards)``, ``("decline", seat, source)``, ``("call", seat, suit, card)``,
+``("partner", seat)``, ``("master-suit", suit)``, ``("trick", leader, ((seat, card), ...), winner)``,
+``("score", row_id, points, scores)``, ``("counters", {id: values})``, ``("throw-in", hand_number)``,
+``("game-over", winner)``. Cards in it are indices into ``rules.card_names`` except in
+``take``, ``swap`` and ``call``, which name them.
 """
 
 from __future__ import annotations
@@ -26,48 +29,54 @@ import random
 from typing import Any, Sequence
 
 from .errors import ActionError, ILLEGAL_ACTION, OUT_OF_TURN, WRONG_PHASE, SpecError
-from .rules import ALONE, BID, CALL, DEFEND_ALONE, ORDER, PASS, PLAY, TAKE, Deal, Rules
+from .rules import AGAINST_REST, CALLED, EACH_ALONE, PLAY, TEAMS, Deal, Rules
+from .scoring import award_points, recipients
+from .steps import (ALONE, AUCTION, BIDDING, DEFEND_ALONE, EXCHANGE, FORCE_BID, GIVE, MAKE_TRUMPS, NAME, OFFER,
+                    PARTNER, PROPOSAL, QUEUE_DEFENDERS, QUEUE_EVERYONE, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS,
+                    SET_TRUMPS, SIT_OUT, SWAP, THROW_IN, TRUMPS, Step)
+from .steps import PLAY as PLAY_STEP
 
-# Phases, as named in observations and in the protocol.
+# Phases with fixed names (a step names its own decisions' phase; see the table's `hand`).
 DEAL = "deal"                      # waiting for the next hand's cards
-BENNY_SUIT = "benny-suit"          # the dealer names the suit a Benny upcard stands for
-ROUND_1 = "bid-round-1"            # accept the upcard's suit, or pass
-ROUND_2 = "bid-round-2"            # name another suit, or pass
-AUCTION = "auction"                # bid higher, or pass
-ALONE_PHASE = "alone"              # the maker: go alone, or pass
-DEFEND_PHASE = "defend-alone"      # a defender: defend alone, or pass
-GIVE_PHASE = "partners-best"       # a loner's partner: give a card, or pass
-TAKE_PHASE = "take-best"           # the loner: take the offered card unseen, or pass
-TAKE_OFFER = "take-offer"          # a player the table offers the upcard (or widow): take it, or pass
+TAKE_OFFER = "take-offer"          # a player offered the upcard (or widow): take it, or pass
 DISCARD_PHASE = "discard"          # discard one card (repeated for each card owed)
+TAKE_PHASE = "take-best"           # the loner: take the offered card unseen, or pass
 PLAY_PHASE = "play"                # play a card to the trick
 MASTER_SUIT = "master-suit"        # the leader of the master card names its suit
 GAME_OVER = "game-over"
 
-_STEPS_BEFORE = ("alone", "defend", "exchange", "best", "play")
-_STEPS_AFTER = ("exchange", "alone", "defend", "best", "play")
+# What the state waits for (dispatch of legal actions and of apply).
+(M_NONE, M_NAME, M_MAKE, M_AUCTION, M_OFFER, M_TAKE_OFFER, M_DISCARD, M_GIVE, M_TAKE_BEST, M_PLAY,
+ M_MASTER) = range(11)
+# What a finished discard goes back to.
+AFTER_EXCHANGE, AFTER_GIVE, AFTER_SWAP = range(3)
 
 
 class State:
     """One game in progress. Create it with :func:`new_game`."""
 
-    __slots__ = ("rules", "scores", "dealer", "hand_number", "phase", "to_act", "hands", "upcard",
-                 "widow", "kitty", "proposal", "turned_down", "round", "passes", "trump", "maker",
-                 "bid", "alone", "defender_alone", "active", "taken", "discards", "steps", "queue",
-                 "offered", "auction_passed", "leader", "trick", "led", "tricks", "tricks_won",
-                 "next_of", "n_active", "hand_points", "last_row", "winner", "events", "upcard_taken",
-                 "discarded", "thrown_in", "pending")
+    __slots__ = ("rules", "scores", "counters", "dealer", "hand_number", "phase", "mode", "to_act", "hands",
+                 "upcard", "widow", "kitty", "proposal", "turned_down", "round", "trump", "maker", "bid", "alone",
+                 "defender_alone", "active", "taken", "discards", "discard_limit", "discard_free", "resume",
+                 "discarded", "pending", "cursor", "step", "queue", "offered", "auction_passed", "high_bid",
+                 "high_bidder", "leader", "trick", "led", "tricks", "tricks_won", "next_of", "n_active",
+                 "hand_points", "last_row", "winner", "events", "upcard_taken", "thrown_in", "partner",
+                 "partner_shown", "called", "swap_seat", "givers")
 
     def __init__(self, rules: Rules, dealer: int, scores: Sequence[int] | None = None):
         self.rules = rules
-        self.scores: list[int] = list(scores) if scores is not None else [0] * len(rules.units)
-        if len(self.scores) != len(rules.units):
-            raise SpecError(f"{len(self.scores)} scores given for {len(rules.units)} sides")
+        units = len(rules.units)
+        self.scores: list[int] = list(scores) if scores is not None else [rules.start_score] * units
+        if len(self.scores) != units:
+            raise SpecError(f"{len(self.scores)} scores given for {units} sides")
         if not 0 <= dealer < rules.n:
             raise SpecError(f"dealer {dealer} is not a seat of {rules.n} players")
+        self.counters: dict[str, list[int]] = {c.id: [c.start] * (rules.n if c.per_player else units)
+                                               for c in rules.counters}
         self.dealer = dealer
         self.hand_number = 0
         self.phase = DEAL
+        self.mode = M_NONE
         self.to_act = -1
         self.hand_points: list[int] | None = None
         self.last_row: str | None = None
@@ -86,7 +95,6 @@ class State:
         self.proposal = -1
         self.turned_down = -1
         self.round = 0
-        self.passes = 0
         self.trump = -1
         self.maker = -1
         self.bid = -1
@@ -95,12 +103,18 @@ class State:
         self.active = (1 << n) - 1
         self.taken = [0] * n
         self.discards: list[list[int]] = []
+        self.discard_limit = self.rules.full_mask
+        self.discard_free = True
+        self.resume = AFTER_EXCHANGE
         self.discarded: list[int] = []
         self.pending: list = []             # exchange rules still to apply
-        self.steps: list[str] = []
+        self.cursor = 0
+        self.step: Step | None = None
         self.queue: list[int] = []
         self.offered = -1
         self.auction_passed = 0
+        self.high_bid = -1
+        self.high_bidder = -1
         self.leader = -1
         self.trick: list[tuple[int, int]] = []
         self.led = -1
@@ -108,6 +122,11 @@ class State:
         self.tricks_won = [0] * n
         self.next_of: list[int] = list(self.rules.left)
         self.n_active = n
+        self.partner = -1
+        self.partner_shown = False
+        self.called = -1
+        self.swap_seat = -1
+        self.givers: list[int] = []
 
     # -- the public surface ---------------------------------------------------------------------
     def is_chance_node(self) -> bool:
@@ -127,9 +146,9 @@ class State:
 
     def legal_actions(self) -> list[str]:
         """The actions the seat to act may take now, as tokens (empty when none)."""
-        if self.phase == PLAY_PHASE:
+        if self.mode == M_PLAY:
             return self.rules.play_tokens(self._playable())
-        return _LEGAL[self.phase](self)
+        return _LEGAL[self.mode](self)
 
     def apply(self, action: str, seat: int | None = None) -> None:
         """Apply ``action`` for the seat to act (or check that it is ``seat``'s turn).
@@ -145,18 +164,19 @@ class State:
             kind, arg = self.rules.decode[action]
         except (KeyError, TypeError):
             raise ActionError(ILLEGAL_ACTION, f"{action!r} is not an action of this variant") from None
-        if self.phase == PLAY_PHASE:
+        if self.mode == M_PLAY:
             if kind != PLAY:
-                raise ActionError(ILLEGAL_ACTION, f"{action} is not allowed in phase play: seat {self.to_act} must play a card")
+                raise ActionError(ILLEGAL_ACTION, f"{action} is not allowed in phase {self.phase}: "
+                                                  f"seat {self.to_act} must play a card")
             if not self._playable() >> arg & 1:
                 raise ActionError(ILLEGAL_ACTION, self._why_not_playable(arg))
             self.events.append(("action", self.to_act, action))
             self._play(arg)
             return
-        if action not in _LEGAL[self.phase](self):
+        if action not in _LEGAL[self.mode](self):
             raise ActionError(ILLEGAL_ACTION, f"{action} is not allowed in phase {self.phase} for seat {self.to_act}")
         self.events.append(("action", self.to_act, action))
-        _APPLY[self.phase](self, kind, arg)
+        _APPLY[self.mode](self, action, arg)
 
     def deal(self, deal: Deal) -> None:
         """Start the next hand with the given cards (the dealer is the state's dealer)."""
@@ -198,10 +218,46 @@ class State:
         for name in _LIST_SLOTS:
             setattr(other, name, list(getattr(self, name)))
         other.discards = [list(entry) for entry in self.discards]
+        other.counters = {key: list(values) for key, values in self.counters.items()}
         other.events = list(self.events) if keep_events else _NO_EVENTS
         return other
 
-    # -- starting a hand ------------------------------------------------------------------------
+    # -- sides of the hand ------------------------------------------------------------------------
+    def maker_side(self) -> frozenset[int]:
+        """The seats playing with the maker this hand (the maker included; empty without one)."""
+        r = self.rules
+        if self.maker < 0:
+            return frozenset()
+        if r.sides == TEAMS:
+            return frozenset(r.units[r.unit_of[self.maker]])
+        if r.sides == CALLED and self.partner >= 0:
+            return frozenset((self.maker, self.partner))
+        return frozenset((self.maker,))
+
+    def maker_side_tricks(self) -> int:
+        side = self.maker_side()
+        return sum(self.tricks_won[s] for s in side)
+
+    def made(self) -> bool:
+        """Whether the makers made it: as their bid says, else ``makers-need`` tricks."""
+        tricks = self.maker_side_tricks()
+        if self.bid >= 0:
+            bid = self.rules.bids[self.bid]
+            return bid.min_tricks <= tricks <= bid.max_tricks
+        return tricks >= self.rules.makers_need
+
+    def _partners(self, seat: int) -> tuple[int, ...]:
+        """The seats playing with ``seat`` in this hand (not ``seat`` itself)."""
+        r = self.rules
+        if r.sides == TEAMS:
+            return r.team_mates[seat]
+        if r.sides == CALLED and self.maker >= 0 and self.partner >= 0 and seat in (self.maker, self.partner):
+            return (self.partner,) if seat == self.maker else (self.maker,)
+        if r.sides == AGAINST_REST and self.maker >= 0 and seat != self.maker:
+            return tuple(s for s in range(r.n) if s not in (seat, self.maker))
+        return ()
+
+    # -- starting and ending a hand ------------------------------------------------------------
     def _start_hand(self, hands: list[int], upcard: int, widow: int, kitty: list[int]) -> None:
         self._clear_hand()
         self.thrown_in = False
@@ -214,209 +270,304 @@ class State:
         self.hand_number += 1
         self.events.append(("deal", self.hand_number, self.dealer, tuple(hands), upcard, widow))
         r = self.rules
-        eldest = r.left[self.dealer]
-        if r.procedure == "auction":
-            self.phase, self.to_act = AUCTION, eldest
-            return
-        if upcard >= 0 and upcard == r.benny:
-            if r.benny_upcard == "redeal":
-                self._throw_in(same_dealer=True)
-                return
-            self.phase, self.to_act = BENNY_SUIT, self.dealer
-            return
-        self.proposal = r.printed_suit[upcard]
-        self.phase, self.round, self.to_act = ROUND_1, 1, eldest
+        if upcard >= 0 and upcard != r.benny:
+            self.proposal = r.printed_suit[upcard]
+        self._advance()
 
     def _throw_in(self, same_dealer: bool) -> None:
         self.thrown_in = True
         self.hand_points = [0] * len(self.rules.units)
         self.events.append(("throw-in", self.hand_number))
+        self.mode, self.to_act = M_NONE, -1
+        if self.rules.deals and self.hand_number >= self.rules.deals:
+            self._end_game(self._best([u for u in range(len(self.rules.units))]))
+            return
         if not same_dealer:
             self.dealer = self.rules.left[self.dealer]
-        self.phase, self.to_act = DEAL, -1
+        self.phase = DEAL
 
-    # -- bidding ----------------------------------------------------------------------------------
-    def _legal_benny_suit(self) -> list[str]:
-        return list(self.rules.name_token)
+    # -- the steps of a hand -----------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run the steps from the cursor until one waits for a decision (or the hand ends)."""
+        steps = self.rules.steps
+        while self.cursor < len(steps):
+            step = steps[self.cursor]
+            settled = self.trump >= 0 and (step.kind in BIDDING or (step.kind == NAME and step.effect in (PROPOSAL, TRUMPS)))
+            if not settled and step.when(self, -1, -1):
+                self.step = step
+                if _BEGIN[step.kind](self, step) or self.phase in (DEAL, GAME_OVER):
+                    return
+            self.cursor += 1
+        raise SpecError(f"{self.rules.id}: the hand's steps ended without a play")
 
-    def _apply_benny_suit(self, kind: int, arg: int) -> None:
-        self.proposal = arg
-        self.events.append(("benny-suit", self.rules.suits[arg]))
-        self.phase, self.round, self.to_act = ROUND_1, 1, self.rules.left[self.dealer]
+    def _next(self) -> None:
+        """The current step is done: go on with the next."""
+        self.cursor += 1
+        self._advance()
 
-    def _legal_round_1(self) -> list[str]:
-        return ["pass", "order"]
+    def _wait(self, mode: int, phase: str, seat: int) -> bool:
+        self.mode, self.phase, self.to_act = mode, phase, seat
+        return True
 
-    def _apply_round_1(self, kind: int, arg: int) -> None:
+    def _seats_from(self, start: int) -> list[int]:
+        """Every seat in the hand, clockwise from ``start``."""
+        n = self.rules.n
+        return [(start + k) % n for k in range(n) if self.active >> ((start + k) % n) & 1]
+
+    # name ---------------------------------------------------------------------------------------
+    def _begin_name(self, step: Step) -> bool:
+        if step.effect == PARTNER and (self.maker < 0 or self.alone):
+            return False
+        seat = step.who(self)
+        if seat < 0:
+            return False
+        return self._wait(M_NAME, step.phase, seat)
+
+    def _legal_name(self) -> list[str]:
+        return [self.rules.name_token[ctx] for ctx in self.step.names]
+
+    def _apply_name(self, action: str, arg: int) -> None:
         r = self.rules
-        if kind == ORDER:
-            self._make_trump(self.proposal, self.to_act)
+        effect = self.step.effect
+        if effect == PROPOSAL:
+            self.proposal = arg
+            self.events.append(("benny-suit", r.suits[arg]))
+        elif effect == TRUMPS:
+            self._make_trump(arg, self.maker)
             return
-        self.passes += 1
-        if self.passes == r.n:
-            self.turned_down = self.proposal
-            self.phase, self.round, self.passes, self.to_act = ROUND_2, 2, 0, r.left[self.dealer]
         else:
-            self.to_act = r.left[self.to_act]
+            self._call_partner(arg)
+        self._next()
 
-    def _legal_round_2(self) -> list[str]:
+    def _call_partner(self, suit: int) -> None:
+        """The holder of the named suit's best card (its ace, or its top trump) partners the
+        maker; he is known to the others only when he plays it."""
         r = self.rules
-        stuck = r.all_pass == "dealer-must-call" and self.to_act == self.dealer
+        members = [c for c in range(r.n_cards) if r.eff[self.trump][c] == suit]
+        best = max(members, key=lambda c: r.power[self.trump][suit][c]) if members else -1
+        self.called = best
+        holder = next((s for s, hand in enumerate(self.hands) if best >= 0 and hand >> best & 1), -1)
+        self.partner = holder if holder != self.maker else -1
+        self.events.append(("call", self.maker, r.suits[suit], r.card_names[best] if best >= 0 else None))
+
+    # make-trumps ------------------------------------------------------------------------------------
+    def _begin_make(self, step: Step) -> bool:
+        if step.order and self.proposal < 0:
+            return False
+        self.queue = self._seats_from(step.start(self))
+        return self._wait(M_MAKE, step.phase, self.queue[0])
+
+    def _legal_make(self) -> list[str]:
+        step, r = self.step, self.rules
+        if step.order:
+            return ["pass", "order"]
+        stuck = step.stuck is not None and step.stuck(self) == self.to_act
         legal = [] if stuck else ["pass"]
         for suit, token in enumerate(r.call_token[:r.NT]):
-            if suit != self.turned_down or r.turned_down_allowed:
+            if suit != self.turned_down or step.turned_down_allowed:
                 legal.append(token)
-        if r.round2_no_trump:
+        if step.no_trump:
             legal.append(r.call_token[r.NT])
         return legal
 
-    def _apply_round_2(self, kind: int, arg: int) -> None:
-        r = self.rules
-        if kind == CALL:
+    def _apply_make(self, action: str, arg: int) -> None:
+        step = self.step
+        if action == "order":
+            self.round = step.number
+            self._make_trump(self.proposal, self.to_act)
+            return
+        if action != "pass":
+            self.round = step.number
             self._make_trump(arg, self.to_act)
             return
-        self.passes += 1
-        if self.passes == r.n:
-            self._throw_in(same_dealer=r.all_pass_same_dealer)
-        else:
-            self.to_act = r.left[self.to_act]
+        self.queue.pop(0)
+        if self.queue:
+            self.to_act = self.queue[0]
+            return
+        if step.order:
+            self.turned_down = self.proposal
+        self._next()
+
+    # auction ------------------------------------------------------------------------------------------
+    def _begin_auction(self, step: Step) -> bool:
+        if self.maker >= 0:
+            return False
+        self.queue = self._seats_from(step.start(self))
+        self.high_bid, self.high_bidder, self.auction_passed = -1, -1, 0
+        return self._wait(M_AUCTION, step.phase, self.queue[0])
 
     def _legal_auction(self) -> list[str]:
-        r = self.rules
-        legal = ["pass"]
-        legal += [bid.token for bid in r.bids[self.bid + 1:]]
-        return legal
+        bids = self.rules.bids
+        high = self.high_bid
+        return ["pass"] + [bids[i].token for i in self.step.bids if i > high and (bids[i].after < 0 or high >= bids[i].after)]
 
-    def _apply_auction(self, kind: int, arg: int) -> None:
-        r = self.rules
+    def _apply_auction(self, action: str, arg: int) -> None:
         seat = self.to_act
-        if kind == BID:
-            self.bid, self.maker = arg, seat
-        else:
+        if action == "pass":
             self.auction_passed |= 1 << seat
-        everyone = (1 << r.n) - 1
-        still_in = [s for s in range(r.n) if not self.auction_passed >> s & 1]
-        if self.maker >= 0 and still_in == [self.maker]:
-            bid = r.bids[self.bid]
-            self.events.append(("contract", bid.id, self.maker))
-            self._make_trump(bid.strain, self.maker)
-            return
-        if self.auction_passed == everyone:
-            if r.all_pass == "play-no-trump":
-                self.trump, self.maker = r.NT, -1
-                self.events.append(("no-contract",))
-                self.steps = ["play"]
-                self._advance()
+        else:
+            self.high_bid, self.high_bidder = arg, seat
+        if not self.step.until_passed:
+            self.queue.pop(0)
+            if self.queue:
+                self.to_act = self.queue[0]
             else:
-                self._throw_in(same_dealer=r.all_pass_same_dealer)
+                self._auction_over()
             return
-        nxt = r.left[seat]
-        while self.auction_passed >> nxt & 1:
-            nxt = r.left[nxt]
-        self.to_act = nxt
+        still_in = [s for s in self.queue if not self.auction_passed >> s & 1]
+        if (self.high_bidder >= 0 and still_in == [self.high_bidder]) or not still_in:
+            self._auction_over()
+            return
+        order = self.queue
+        at = order.index(seat)
+        for k in range(1, len(order) + 1):
+            nxt = order[(at + k) % len(order)]
+            if not self.auction_passed >> nxt & 1:
+                self.to_act = nxt
+                return
+
+    def _auction_over(self) -> None:
+        if self.high_bidder < 0:
+            self._next()
+            return
+        self._win_contract(self.high_bid, self.high_bidder)
+        if self.trump < 0 and self.phase not in (DEAL, GAME_OVER):
+            self._next()
+
+    def _win_contract(self, bid: int, seat: int) -> None:
+        """``seat`` wins the contract ``bid``: trumps are made if the bid names them."""
+        r = self.rules
+        self.bid, self.maker = bid, seat
+        self.events.append(("contract", r.bids[bid].id, seat))
+        if r.bids[bid].strain >= 0:
+            self._make_trump(r.bids[bid].strain, seat)
+
+    # force-bid, set-trumps, throw-in -----------------------------------------------------------------
+    def _begin_force_bid(self, step: Step) -> bool:
+        if self.maker >= 0:
+            return False
+        seat = step.who(self)
+        if seat < 0:
+            return False
+        self._win_contract(step.bid, seat)
+        return self.trump >= 0          # trumps made: the steps went on from there
+
+    def _begin_set_trumps(self, step: Step) -> bool:
+        self.trump, self.maker = step.trumps, -1
+        self.events.append(("no-contract", self.rules.strain_names[step.trumps]))
+        return False
+
+    def _begin_throw_in(self, step: Step) -> bool:
+        if self.maker >= 0:
+            return False
+        self._throw_in(same_dealer=step.same_dealer)
+        return True
 
     def _make_trump(self, context: int, maker: int) -> None:
         r = self.rules
         self.trump, self.maker = context, maker
-        self.events.append(("trump", r.call_token[context][5:], maker))
+        self.events.append(("trump", r.strain_names[context], maker))
         if self.bid >= 0 and r.bids[self.bid].alone:
             self._go_alone()
-        self.steps = list(_STEPS_BEFORE if r.alone_before_exchange else _STEPS_AFTER)
-        self._advance()
+        self._next()
 
-    # -- the steps between making trumps and the play ----------------------------------------------
-    def _advance(self) -> None:
-        """Run the remaining steps until one needs a decision."""
-        while self.steps:
-            step = self.steps.pop(0)
-            if _BEGIN[step](self):
-                return
+    # offer ---------------------------------------------------------------------------------------------
+    def _begin_offer(self, step: Step) -> bool:
+        if step.queue < 0:
+            seat = step.target(self)
+            self.queue = [seat] if seat >= 0 and self.active >> seat & 1 else []
+        else:
+            start = step.target(self)
+            if start < 0:
+                return False
+            side = self.maker_side()
+            seats = self._seats_from(start)
+            if step.queue == QUEUE_DEFENDERS:
+                seats = [s for s in seats if s not in side]
+            elif step.queue == QUEUE_MAKER_PARTNERS:
+                seats = [s for s in seats if s in side and s != self.maker]
+            elif step.queue == QUEUE_OTHERS:
+                seats = [s for s in seats if s != self.maker]
+            self.queue = seats
+        return self._next_offer()
 
-    def _partners(self, seat: int) -> list[int]:
-        """The seats playing with ``seat`` in this hand."""
-        r = self.rules
-        if r.sides == "partnerships":
-            return [s for s in r.units[r.unit_of[seat]] if s != seat]
-        if r.sides == "bidder-vs-rest" and self.maker >= 0 and seat != self.maker:
-            return [s for s in range(r.n) if s not in (seat, self.maker)]
-        return []
+    def _next_offer(self) -> bool:
+        """Ask the next seat of the offer's queue; False when no one is left to ask."""
+        step = self.step
+        while self.queue:
+            seat = self.queue[0]
+            if not self.active >> seat & 1 or (step.eligible is not None and not step.eligible(self, seat, -1)):
+                self.queue.pop(0)
+                continue
+            if step.forced is not None and step.forced(self, seat, -1):
+                self.queue.pop(0)
+                if self._accept(step, seat):
+                    return True
+                continue
+            return self._wait(M_OFFER, step.phase, seat)
+        return False
 
-    def _maker_side(self) -> list[int]:
-        if self.maker < 0:
-            return []
-        return [self.maker] + (self._partners(self.maker) if self.rules.sides == "partnerships" else [])
+    def _legal_offer(self) -> list[str]:
+        return [self.step.decline, self.step.accept]
 
-    def _go_alone(self) -> None:
-        self.alone = True
-        self.events.append(("alone", self.maker))
-        if self.rules.alone_effect == "partner-sits-out":
-            for partner in self._partners(self.maker):
-                self.active &= ~(1 << partner)
-
-    def _begin_alone(self) -> bool:
-        if not self.rules.alone_allowed or self.alone or self.maker < 0:
-            return False
-        self.phase, self.to_act = ALONE_PHASE, self.maker
-        return True
-
-    def _apply_alone(self, kind: int, arg: int) -> None:
-        if kind == ALONE:
-            self._go_alone()
-        self._advance()
-
-    def _begin_defend(self) -> bool:
-        r = self.rules
-        if not r.defend_allowed or self.maker < 0 or not (self.alone or r.defend_any_maker):
-            return False
-        side = self._maker_side()
-        start = r.left[self.dealer] if r.defend_from_eldest else r.left[self.maker]
-        queue = []
-        for k in range(r.n):
-            seat = (start + k) % r.n
-            if seat not in side and self.active >> seat & 1:
-                queue.append(seat)
-        self.queue = queue
-        if not queue:
-            return False
-        self.phase, self.to_act = DEFEND_PHASE, queue[0]
-        return True
-
-    def _legal_yes_no(self) -> list[str]:
-        return ["pass", _YES[self.phase]]
-
-    def _apply_defend(self, kind: int, arg: int) -> None:
+    def _apply_offer(self, action: str, arg: int) -> None:
+        step = self.step
         seat = self.queue.pop(0)
-        if kind == DEFEND_ALONE:
+        if action == step.accept and self._accept(step, seat):
+            return
+        if not self._next_offer():
+            self._next()
+
+    def _accept(self, step: Step, seat: int) -> bool:
+        """Do what accepting the offer does; True when that waits for a decision."""
+        effect = step.effect
+        if step.first_accept_ends:
+            self.queue = []
+        if effect == ALONE:
+            self._go_alone()
+        elif effect == DEFEND_ALONE:
             self.defender_alone = seat
             self.events.append(("defend-alone", seat))
             for partner in self._partners(seat):
                 self.active &= ~(1 << partner)
-            self.queue = []
-        if self.queue:
-            self.to_act = self.queue[0]
-        else:
-            self._advance()
+        elif effect == SIT_OUT:
+            self.active &= ~(1 << seat)
+            self.events.append(("drop", seat))
+        elif effect == SWAP:
+            self.swap_seat = seat
+            self.discards = [[seat, step.swap_count]]
+            self.discard_limit, self.discard_free, self.resume = step.swap_mask, True, AFTER_SWAP
+            return self._wait(M_DISCARD, DISCARD_PHASE, seat)
+        return False
 
-    def _begin_exchange(self) -> bool:
-        """Apply the table's takes in order; an optional take first asks its taker."""
-        r = self.rules
+    def _go_alone(self) -> None:
+        self.alone = True
+        self.events.append(("alone", self.maker))
+        for partner in self._partners(self.maker):
+            self.active &= ~(1 << partner)
+
+    def _finish_swap(self) -> None:
+        seat, count = self.swap_seat, self.step.swap_count
+        laid = self.discarded[-count:]
+        del self.discarded[-count:]
+        taken = self.kitty[:count]
+        self.kitty = laid + self.kitty[count:]
+        for card in taken:
+            self.hands[seat] |= 1 << card
+        names = self.rules.card_names
+        self.events.append(("swap", seat, [names[c] for c in laid], [names[c] for c in taken]))
+        if not self._next_offer():
+            self._next()
+
+    # exchange -------------------------------------------------------------------------------------------
+    def _begin_exchange(self, step: Step) -> bool:
         if self.maker < 0:
             return False
         self.discards = []
-        self.pending = [take for take in r.takes if self._take_applies(take)]
+        self.discard_limit, self.discard_free, self.resume = self.rules.full_mask, step.may_discard_taken, AFTER_EXCHANGE
+        self.pending = [take for take in step.takes if take.when(self, -1, -1) and (
+            step.sitting_out_takes or self.active >> take.who(self) & 1)]
         return self._continue_exchange()
-
-    def _taker(self, take) -> int:
-        return self.dealer if take.who == "dealer" else self.maker
-
-    def _take_applies(self, take) -> bool:
-        if take.round is not None and take.round != self.round:
-            return False
-        if take.maker is not None and (take.maker == "dealer") != (self.maker == self.dealer):
-            return False
-        if take.unless_alone and self.alone:
-            return False
-        return bool(self.active >> self._taker(take) & 1) or self.rules.sitting_out_takes
 
     def _continue_exchange(self) -> bool:
         while self.pending:
@@ -425,14 +576,12 @@ class State:
                 self.pending.pop(0)
                 continue
             if take.optional:
-                self.phase, self.to_act = TAKE_OFFER, self._taker(take)
-                return True
+                return self._wait(M_TAKE_OFFER, TAKE_OFFER, take.who(self))
             self.pending.pop(0)
             self._take(take)
         if not self.discards:
             return False
-        self.phase, self.to_act = DISCARD_PHASE, self.discards[0][0]
-        return True
+        return self._wait(M_DISCARD, DISCARD_PHASE, self.discards[0][0])
 
     def _available(self, take) -> bool:
         if take.source == "upcard":
@@ -440,7 +589,7 @@ class State:
         return bool(self.widow)
 
     def _take(self, take) -> None:
-        seat = self._taker(take)
+        seat = take.who(self)
         if take.source == "upcard":
             cards = 1 << self.upcard
             self.upcard_taken = True
@@ -456,78 +605,102 @@ class State:
                 return
         self.discards.append([seat, count])
 
-    def _apply_take_offer(self, kind: int, arg: int) -> None:
+    def _legal_take(self) -> list[str]:
+        return ["pass", "take"]
+
+    def _apply_take_offer(self, action: str, arg: int) -> None:
         take = self.pending.pop(0)
-        if kind == TAKE:
+        if action == "take":
             self._take(take)
         else:
             self.events.append(("decline", self.to_act, take.source))
         if not self._continue_exchange():
-            self._advance()
+            self._next()
 
+    # discard ---------------------------------------------------------------------------------------------
     def _discardable(self) -> int:
-        hand = self.hands[self.to_act]
-        if not self.rules.may_discard_taken:
+        hand = self.hands[self.to_act] & self.discard_limit
+        if not self.discard_free:
             hand &= ~self.taken[self.to_act]
         return hand
 
     def _legal_discard(self) -> list[str]:
         return self.rules.discard_tokens(self._discardable())
 
-    def _apply_discard(self, kind: int, arg: int) -> None:
+    def _apply_discard(self, action: str, arg: int) -> None:
         self.hands[self.to_act] &= ~(1 << arg)
         self.discarded.append(arg)
         entry = self.discards[0]
         entry[1] -= 1
         if entry[1] == 0:
             self.discards.pop(0)
-            if not self.discards:
-                self._advance()
-                return
-        self.to_act = self.discards[0][0]
+        if self.discards:
+            self.to_act = self.discards[0][0]
+            return
+        if self.resume == AFTER_SWAP:
+            self._finish_swap()
+        elif self.resume == AFTER_GIVE:
+            if not self._next_giver():
+                self._next()
+        else:
+            self._next()
 
-    def _begin_best(self) -> bool:
-        if not (self.rules.partners_best and self.alone):
+    # give (the partner's best) ------------------------------------------------------------------------
+    def _begin_give(self, step: Step) -> bool:
+        if self.maker < 0:
             return False
-        partners = self._partners(self.maker)
-        if len(partners) != 1:
+        r = self.rules
+        side = self.maker_side()
+        self.givers = [(self.maker + k) % r.n for k in range(1, r.n) if (self.maker + k) % r.n in side]
+        return self._next_giver()
+
+    def _next_giver(self) -> bool:
+        if not self.givers:
             return False
-        self.phase, self.to_act = GIVE_PHASE, partners[0]
-        return True
+        return self._wait(M_GIVE, self.step.phase, self.givers[0])
 
     def _legal_give(self) -> list[str]:
-        return ["pass"] + self.rules.give_tokens(self.hands[self.to_act])
+        cards = self.rules.give_tokens(self.hands[self.to_act])
+        return (["pass"] + cards) if self.step.giver_may_pass else cards
 
-    def _apply_give(self, kind: int, arg: int) -> None:
-        if kind == PASS:
-            self._advance()
+    def _apply_give(self, action: str, arg: int) -> None:
+        self.givers.pop(0)
+        if action == "pass":
+            if not self._next_giver():
+                self._next()
             return
         self.hands[self.to_act] &= ~(1 << arg)
         self.offered = arg
-        self.phase, self.to_act = TAKE_PHASE, self.maker
+        if self.step.receiver_may_refuse:
+            self._wait(M_TAKE_BEST, TAKE_PHASE, self.maker)
+        else:
+            self._take_best()
 
-    def _apply_take(self, kind: int, arg: int) -> None:
-        if kind == TAKE:
-            self.hands[self.maker] |= 1 << self.offered
-            self.taken[self.maker] = 0      # this discard is free: the upcard rule binds the exchange only
-            self.events.append(("take", self.maker, "partner", [self.rules.card_names[self.offered]]))
-            self.discards = [[self.maker, 1]]
-            self.phase = DISCARD_PHASE
+    def _take_best(self) -> None:
+        self.hands[self.maker] |= 1 << self.offered
+        self.taken[self.maker] = 0      # this discard is free: a rule on discarding taken cards binds the exchange only
+        self.events.append(("take", self.maker, "partner", [self.rules.card_names[self.offered]]))
+        self.discards = [[self.maker, 1]]
+        self.discard_limit, self.discard_free, self.resume = self.rules.full_mask, True, AFTER_GIVE
+        self._wait(M_DISCARD, DISCARD_PHASE, self.maker)
+
+    def _apply_take_best(self, action: str, arg: int) -> None:
+        if action == "take":
+            self._take_best()
             return
         self.discarded.append(self.offered)
-        self._advance()
+        if not self._next_giver():
+            self._next()
 
-    # -- the play ------------------------------------------------------------------------------
-    def _begin_play(self) -> bool:
+    # the play ------------------------------------------------------------------------------------------
+    def _begin_play(self, step: Step) -> bool:
         r = self.rules
-        eldest = r.left[self.dealer]
-        rule = r.lone_lead if self.alone else r.lead
-        if self.maker < 0 or rule == "eldest":
-            start = eldest
-        elif rule == "maker-left":
-            start = r.left[self.maker]
-        else:
-            start = self.maker
+        start = r.left[self.dealer]
+        if self.maker >= 0:
+            for when, seat in step.lead:
+                if when(self, -1, -1):
+                    start = seat(self)
+                    break
         active = self.active
         while not active >> start & 1:
             start = r.left[start]
@@ -538,10 +711,9 @@ class State:
                 nxt = r.left[nxt]
             self.next_of[seat] = nxt
         self.n_active = bin(active).count("1")
-        self.leader = self.to_act = start
+        self.leader = start
         self.trick, self.led = [], -1
-        self.phase = PLAY_PHASE
-        return True
+        return self._wait(M_PLAY, PLAY_PHASE, start)
 
     def _playable(self) -> int:
         """The bitmask of cards the seat to act may play: follow the effective suit led if
@@ -551,7 +723,7 @@ class State:
             r = self.rules
             follow = hand & r.suit_mask[self.trump][self.led]
             if follow:
-                if r.master_any_time and self.trump == r.NT:
+                if r.master_any_time and self.trump >= r.NT:
                     follow |= hand & r.master_bit
                 return follow
         return hand
@@ -567,12 +739,15 @@ class State:
     def _play(self, card: int) -> None:
         seat = self.to_act
         self.hands[seat] &= ~(1 << card)
+        if card == self.called and not self.partner_shown:
+            self.partner_shown = True
+            self.events.append(("partner", seat))
         trick = self.trick
         if not trick:
             led = self.rules.eff[self.trump][card]
             if led < 0 and self.rules.master_names_suit:
                 trick.append((seat, card))
-                self.phase = MASTER_SUIT
+                self.mode, self.phase = M_MASTER, MASTER_SUIT
                 return
             self.led = led
         trick.append((seat, card))
@@ -581,10 +756,13 @@ class State:
         else:
             self.to_act = self.next_of[seat]
 
-    def _apply_master_suit(self, kind: int, arg: int) -> None:
+    def _legal_master(self) -> list[str]:
+        return list(self.rules.name_token[:self.rules.NT])
+
+    def _apply_master_suit(self, action: str, arg: int) -> None:
         self.led = arg
         self.events.append(("master-suit", self.rules.suits[arg]))
-        self.phase = PLAY_PHASE
+        self.mode, self.phase = M_PLAY, PLAY_PHASE
         if len(self.trick) == self.n_active:
             self._finish_trick()
         else:
@@ -610,123 +788,147 @@ class State:
     # -- scoring and the end of the game -------------------------------------------------------
     def _score_hand(self) -> None:
         r = self.rules
-        won = self.tricks_won
-        maker = self.maker
-        if maker < 0:
-            maker_unit, maker_tricks, made, value = -1, 0, None, 0
-        else:
-            maker_unit = r.unit_of[maker]
-            side = r.units[maker_unit] if r.sides == "partnerships" else (maker,)
-            maker_tricks = sum(won[s] for s in side)
-            if self.bid >= 0:
-                bid = r.bids[self.bid]
-                made, value = bid.min_tricks <= maker_tricks <= bid.max_tricks, bid.value
-            else:
-                made, value = maker_tricks >= r.makers_need, 0
-        row = self._matching_row(maker_tricks, made)
+        row = next((row for row in r.scoring_rows if row.when(self, -1, -1)), None)
+        if row is None:
+            raise SpecError(f"no scoring row of {r.id} matches a hand with {self.maker_side_tricks()} maker tricks"
+                            f" (alone={self.alone}, defender alone={self.defender_alone >= 0}, maker={self.maker})")
+        value, bid_tricks = (r.bids[self.bid].value, r.bids[self.bid].min_tricks) if self.bid >= 0 else (0, 0)
         points = [0] * len(r.units)
-        for target, fixed, contract, per_trick, at_least in row.awards:
-            for unit in range(len(points)):
-                if target == "makers":
-                    if unit != maker_unit:
-                        continue
-                elif target == "defenders" and (unit == maker_unit or maker_unit < 0):
-                    continue
-                amount = fixed + contract * value
-                if per_trick:
-                    amount += per_trick * sum(won[s] for s in r.units[unit])
-                if at_least is not None and amount < at_least:
-                    amount = at_least
-                points[unit] += amount
         scores = self.scores
+        for award in row.awards:
+            for unit in recipients(self, award.target):
+                if award.when is not None and not award.when(self, -1, unit):
+                    continue
+                points[unit] += award_points(self, award, unit, value, bid_tricks, scores[unit] + points[unit])
         for unit, amount in enumerate(points):
             scores[unit] += amount
+        if r.counters:
+            self._count(points)
         self.hand_points = points
         self.last_row = row.id
         self.events.append(("score", row.id, tuple(points), tuple(scores)))
-        self._check_game_over(points, maker_unit, row)
+        self._check_game_over(points)
 
-    def _matching_row(self, maker_tricks: int, made: bool | None):
-        for row in self.rules.scoring_rows:
-            if row.maker_tricks is not None and not row.maker_tricks[0] <= maker_tricks <= row.maker_tricks[1]:
-                continue
-            if row.made is not None and row.made != made:
-                continue
-            if row.alone is not None and row.alone != self.alone:
-                continue
-            if row.defender_alone is not None and row.defender_alone != (self.defender_alone >= 0):
-                continue
-            if row.contract is not None and (row.contract == "none") != (self.maker < 0):
-                continue
-            if row.bids is not None and (self.bid < 0 or self.rules.bids[self.bid].id not in row.bids):
-                continue
-            return row
-        raise SpecError(f"no scoring row of {self.rules.id} matches a hand with {maker_tricks} maker tricks"
-                        f" (alone={self.alone}, defender alone={self.defender_alone >= 0}, made={made})")
-
-    def _check_game_over(self, points: list[int], maker_unit: int, row) -> None:
+    def _count(self, points: list[int]) -> None:
+        """Add to each counter what the hand earned, and turn full counters into points."""
         r = self.rules
-        target, lose_at = r.target, r.lose_at
-        reached = [u for u, score in enumerate(self.scores) if score >= target]
-        lost = [u for u, score in enumerate(self.scores) if lose_at is not None and score <= lose_at]
-        if not reached and not lost:
-            self.dealer = r.left[self.dealer]
-            self.phase, self.to_act = DEAL, -1
+        for counter in r.counters:
+            values = self.counters[counter.id]
+            for rule in counter.rules:
+                for who in recipients(self, rule.target, counter.per_player):
+                    seat, unit = (who, -1) if counter.per_player else (-1, who)
+                    if rule.when is None or rule.when(self, seat, unit):
+                        values[who] += rule.add
+            if counter.every:
+                for who, value in enumerate(values):
+                    while values[who] >= counter.every:
+                        values[who] -= counter.every
+                        unit = r.unit_of[who] if counter.per_player else who
+                        points[unit] += counter.points
+                        self.scores[unit] += counter.points
+        self.events.append(("counters", {key: tuple(values) for key, values in self.counters.items()}))
+
+    def _reached(self, unit: int) -> bool:
+        r, score = self.rules, self.scores[unit]
+        if r.count_down:
+            return score <= r.target
+        return r.target > 0 and score >= r.target
+
+    def _check_game_over(self, points: list[int]) -> None:
+        r = self.rules
+        units = range(len(r.units))
+        reached = [u for u in units if self._reached(u)]
+        if r.win_requires is not None:
+            reached = [u for u in reached if r.win_requires(self, -1, u)]
+        lost = [u for u in units if r.lose_at is not None and self.scores[u] <= r.lose_at]
+        deals_done = bool(r.deals) and self.hand_number >= r.deals
+        if not reached and not lost and not deals_done:
+            self._next_hand()
             return
         if reached:
-            self.winner = self._break_tie(reached, points, maker_unit, row)
-            if self.winner is None and "play-on" in r.simultaneous and not lost:
-                self.dealer = r.left[self.dealer]
-                self.phase, self.to_act = DEAL, -1
+            winner = self._break_tie(reached, points)
+            if winner is None and "play-on" in r.simultaneous and not lost and not deals_done:
+                self._next_hand()
                 return
+        elif lost:
+            winner = self._best([u for u in units if u not in lost])
         else:
-            alive = [u for u in range(len(r.units)) if u not in lost]
-            top = max((self.scores[u] for u in alive), default=None)
-            leaders = [u for u in alive if self.scores[u] == top]
-            self.winner = leaders[0] if len(leaders) == 1 else None
-        self.events.append(("game-over", self.winner))
-        self.phase, self.to_act = GAME_OVER, -1
+            winner = self._best(list(units))
+        self._end_game(winner)
 
-    def _break_tie(self, reached: list[int], points: list[int], maker_unit: int, row) -> int | None:
-        """Among several sides reaching the target on one hand, the winner by the table's
+    def _next_hand(self) -> None:
+        self.dealer = self.rules.left[self.dealer]
+        self.phase, self.mode, self.to_act = DEAL, M_NONE, -1
+
+    def _end_game(self, winner: int | None) -> None:
+        self.winner = winner
+        self.events.append(("game-over", winner))
+        self.phase, self.mode, self.to_act = GAME_OVER, M_NONE, -1
+
+    def _best(self, units: list[int]) -> int | None:
+        """The unit with the best score (the lowest when counting down), None for a tie."""
+        if not units:
+            return None
+        scores = [self.scores[u] for u in units]
+        top = min(scores) if self.rules.count_down else max(scores)
+        leaders = [u for u in units if self.scores[u] == top]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def _break_tie(self, reached: list[int], points: list[int]) -> int | None:
+        """Among several units reaching the target on one hand, the winner by the table's
         tie-breaks in order; None if they leave a tie."""
         r = self.rules
         candidates = reached
+        maker_units = {r.unit_of[s] for s in self.maker_side()}
         for rule in r.simultaneous:
             if len(candidates) == 1:
                 break
             if rule == "makers":
-                candidates = [u for u in candidates if u == maker_unit] or candidates
-            elif rule == "highest":
-                top = max(self.scores[u] for u in candidates)
+                candidates = [u for u in candidates if u in maker_units] or candidates
+            elif rule in ("highest", "lowest"):
+                scores = [self.scores[u] for u in candidates]
+                top = max(scores) if rule == "highest" else min(scores)
                 candidates = [u for u in candidates if self.scores[u] == top]
             elif rule == "earliest-trick":
-                # Replay the hand's per-trick awards in trick order from the scores before it.
-                per_trick = {}
-                for target, _fixed, _contract, amount, _least in row.awards:
-                    for unit in candidates:
-                        if target == "everyone" or (target == "makers") == (unit == maker_unit):
-                            per_trick[unit] = per_trick.get(unit, 0) + amount
-                running = [score - gained for score, gained in zip(self.scores, points)]
-                for _leader, _cards, winner in self.tricks:
-                    unit = r.unit_of[winner]
-                    if per_trick.get(unit):
-                        running[unit] += per_trick[unit]
-                        if running[unit] >= r.target:
-                            candidates = [unit]
-                            break
+                candidates = self._earliest(candidates, points, maker_units)
         return candidates[0] if len(candidates) == 1 else None
 
+    def _earliest(self, candidates: list[int], points: list[int], maker_units: set[int]) -> list[int]:
+        """Replay the hand's per-trick awards in trick order from the scores before it: the
+        first candidate whose tricks took it to the target."""
+        r = self.rules
+        row = next(row for row in r.scoring_rows if row.id == self.last_row) if self.last_row else None
+        per_trick: dict[int, int] = {}
+        for award in row.awards if row else ():
+            for unit in candidates:
+                if award.target == "everyone" or (award.target in ("makers", "maker")) == (unit in maker_units):
+                    per_trick[unit] = per_trick.get(unit, 0) + award.per_trick
+        running = [score - gained for score, gained in zip(self.scores, points)]
+        for _leader, _cards, winner in self.tricks:
+            unit = r.unit_of[winner]
+            if per_trick.get(unit) and unit in candidates:
+                running[unit] += per_trick[unit]
+                if running[unit] >= r.target:
+                    return [unit]
+        return candidates
+
     # -- observation -----------------------------------------------------------------------------
-    def observation(self) -> dict[str, Any]:
-        """The observable state, in the protocol's field names (see docs/protocol.md)."""
+    def observation(self, seat: int | None = None) -> dict[str, Any]:
+        """The observable state, in the protocol's field names (see the protocol page).
+
+        Without ``seat``, everything (the view a conformance case checks); with it, what
+        that seat can see: the other hands hidden, a called partner unknown until he plays
+        the called card (unless it is that seat)."""
         r = self.rules
         names = r.card_names
         tricks = [{"leader": leader, "cards": [[s, names[c]] for s, c in cards], "winner": winner}
                   for leader, cards, winner in self.tricks]
         if self.trick:
             tricks.append({"leader": self.leader, "cards": [[s, names[c]] for s, c in self.trick], "winner": None})
-        return {
+        hands: list[Any] = [r.cards_of(h) for h in self.hands]
+        if seat is not None:
+            hands = [hand if s == seat else None for s, hand in enumerate(hands)]
+        view = {
             "phase": self.phase,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
@@ -735,13 +937,13 @@ class State:
             "upcard": names[self.upcard] if self.upcard >= 0 else None,
             "upcard_suit": r.suits[self.proposal] if self.proposal >= 0 else None,
             "turned_down": r.suits[self.turned_down] if self.turned_down >= 0 else None,
-            "trump": (r.call_token[self.trump][5:] if self.trump >= 0 else None),
+            "trump": r.strain_names[self.trump] if self.trump >= 0 else None,
             "maker": self.maker if self.maker >= 0 else None,
             "contract": r.bids[self.bid].id if self.bid >= 0 else None,
             "alone": self.alone,
             "defender_alone": self.defender_alone if self.defender_alone >= 0 else None,
             "sitting_out": [s for s in range(r.n) if not self.active >> s & 1],
-            "hands": [r.cards_of(h) for h in self.hands],
+            "hands": hands,
             "tricks": tricks,
             "tricks_won": list(self.tricks_won),
             "hand_points": list(self.hand_points) if self.hand_points is not None else None,
@@ -751,6 +953,13 @@ class State:
             "game_over": self.phase == GAME_OVER,
             "winner": self.winner,
         }
+        if self.counters:
+            view["counters"] = {key: list(values) for key, values in self.counters.items()}
+        if r.sides == CALLED:
+            known = seat is None or self.partner_shown or seat == self.partner
+            view["called_card"] = names[self.called] if self.called >= 0 else None
+            view["partner"] = self.partner if self.partner >= 0 and known else None
+        return view
 
 
 class _NullLog(list):
@@ -762,55 +971,30 @@ class _NullLog(list):
 
 _NO_EVENTS = _NullLog()
 # How clone() copies each slot: lists that are changed in place are copied; the rest
-# (ints, strings, tuples, the rules, lists only ever replaced whole) are shared.
-_LIST_SLOTS = ("scores", "hands", "kitty", "taken", "discarded", "steps", "queue", "trick", "tricks",
-               "tricks_won", "next_of", "pending")
-_SHARED_SLOTS = tuple(name for name in State.__slots__ if name not in _LIST_SLOTS + ("discards", "events"))
-
-_YES = {ALONE_PHASE: "alone", DEFEND_PHASE: "defend-alone", TAKE_PHASE: "take", TAKE_OFFER: "take"}
+# (ints, strings, tuples, the rules, the current step, lists only ever replaced whole) are shared.
+_LIST_SLOTS = ("scores", "hands", "kitty", "taken", "discarded", "queue", "trick", "tricks",
+               "tricks_won", "next_of", "pending", "givers")
+_SHARED_SLOTS = tuple(name for name in State.__slots__ if name not in _LIST_SLOTS + ("discards", "events", "counters"))
 
 
 def _none(state: State) -> list[str]:
     return []
 
 
-def _master_suits(state: State) -> list[str]:
-    return list(state.rules.name_token)
-
-
 _LEGAL = {
-    DEAL: _none, GAME_OVER: _none,
-    BENNY_SUIT: State._legal_benny_suit,
-    ROUND_1: State._legal_round_1,
-    ROUND_2: State._legal_round_2,
-    AUCTION: State._legal_auction,
-    ALONE_PHASE: State._legal_yes_no,
-    DEFEND_PHASE: State._legal_yes_no,
-    GIVE_PHASE: State._legal_give,
-    TAKE_PHASE: State._legal_yes_no,
-    TAKE_OFFER: State._legal_yes_no,
-    DISCARD_PHASE: State._legal_discard,
-    MASTER_SUIT: _master_suits,
+    M_NONE: _none, M_NAME: State._legal_name, M_MAKE: State._legal_make, M_AUCTION: State._legal_auction,
+    M_OFFER: State._legal_offer, M_TAKE_OFFER: State._legal_take, M_DISCARD: State._legal_discard,
+    M_GIVE: State._legal_give, M_TAKE_BEST: State._legal_take, M_MASTER: State._legal_master,
 }
 _APPLY = {
-    BENNY_SUIT: State._apply_benny_suit,
-    ROUND_1: State._apply_round_1,
-    ROUND_2: State._apply_round_2,
-    AUCTION: State._apply_auction,
-    ALONE_PHASE: State._apply_alone,
-    DEFEND_PHASE: State._apply_defend,
-    GIVE_PHASE: State._apply_give,
-    TAKE_PHASE: State._apply_take,
-    TAKE_OFFER: State._apply_take_offer,
-    DISCARD_PHASE: State._apply_discard,
-    MASTER_SUIT: State._apply_master_suit,
+    M_NAME: State._apply_name, M_MAKE: State._apply_make, M_AUCTION: State._apply_auction,
+    M_OFFER: State._apply_offer, M_TAKE_OFFER: State._apply_take_offer, M_DISCARD: State._apply_discard,
+    M_GIVE: State._apply_give, M_TAKE_BEST: State._apply_take_best, M_MASTER: State._apply_master_suit,
 }
 _BEGIN = {
-    "alone": State._begin_alone,
-    "defend": State._begin_defend,
-    "exchange": State._begin_exchange,
-    "best": State._begin_best,
-    "play": State._begin_play,
+    NAME: State._begin_name, MAKE_TRUMPS: State._begin_make, AUCTION: State._begin_auction,
+    FORCE_BID: State._begin_force_bid, SET_TRUMPS: State._begin_set_trumps, THROW_IN: State._begin_throw_in,
+    OFFER: State._begin_offer, EXCHANGE: State._begin_exchange, GIVE: State._begin_give, PLAY_STEP: State._begin_play,
 }
 
 

@@ -2,15 +2,37 @@
 
 A table can be valid with its defaults and broken under one option (a ``sets`` path that
 does not exist, a clause that replaces nothing), so each option value is resolved once on
-its own, on top of the defaults.
+its own, on top of the defaults (with the values its ``requires`` asks of other options);
+a range option is tried at its ends and at its examples.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .errors import Problem, SpecError
+from .options import choice_for, meets, satisfying, values_of
 from .resolve import resolve_file
+
+
+def option_trials(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """One selection per value of every option other than its default."""
+    trials = []
+    declared = table.get("options", {})
+    for key, option in declared.items():
+        values = values_of(option)
+        if "range" in option:
+            values += [v for v in (option["range"]["minimum"], option["range"]["maximum"]) if v not in values]
+        for value in values:
+            if value == option["default"]:
+                continue
+            selection = {key: value}
+            for other, wanted in (choice_for(key, option, value).patch.get("requires") or {}).items():
+                if other in declared and not meets(wanted, declared[other]["default"]):
+                    selection[other] = satisfying(declared[other], wanted)
+            trials.append(selection)
+    return trials
 
 
 def variant_problems(path: str | Path) -> list[Problem]:
@@ -20,12 +42,9 @@ def variant_problems(path: str | Path) -> list[Problem]:
     except SpecError as exc:
         return exc.problems
     problems: list[Problem] = []
-    for key, option in resolved.table.get("options", {}).items():
-        for choice in option["choices"]:
-            if choice["value"] == option["default"]:
-                continue
-            try:
-                resolve_file(path, {key: choice["value"]})
-            except SpecError as exc:
-                problems += [p for p in exc.problems if p not in problems]
+    for selection in option_trials(resolved.table):
+        try:
+            resolve_file(path, selection)
+        except SpecError as exc:
+            problems += [p for p in exc.problems if p not in problems]
     return problems

@@ -1,0 +1,103 @@
+"""How cards rank, compiled once per table into flat lookup tables.
+
+The orders are derived from the pack, never listed: plain suits in natural order (ace
+high); the trump suit headed by the Benny, then the right and left bowers, then the rest of
+its natural order; no-trumps (``NT``) in natural order; low no-trumps (``NL``) reversed,
+nine high. So an option that changes the pack and one that adds the Benny compose.
+
+For every trump context (each suit, then ``NT``, then ``NL``) there is a list giving each
+card's effective suit (-1 for a card of no suit: the master card, or a Benny at no-trumps),
+a bitmask of each effective suit, and for every led suit a list of each card's power in the
+trick (0 when it cannot win).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from . import cards as notation
+
+NATURAL = "23456789TJQKA"
+TRUMP_POWER, MASTER_POWER, SUIT_POWER = 1000, 2000, 100
+
+
+@dataclass(frozen=True)
+class CardTables:
+    eff: tuple[tuple[int, ...], ...]                      # [context][card] -> effective suit, -1 for none
+    power: tuple[tuple[tuple[int, ...], ...], ...]        # [context][led suit][card] -> power in the trick
+    suit_mask: tuple[tuple[int, ...], ...]                # [context][suit] -> bitmask of that effective suit
+    benny: int
+    master: int                                           # the card of no suit at no-trumps, or -1
+    master_names_suit: bool
+    master_any_time: bool
+
+
+def compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[str, Any],
+                  colours: Mapping[str, str]) -> CardTables:
+    """The lookup tables of a pack ``names`` (card tokens) under the table's ``ranking``."""
+    index = {c: i for i, c in enumerate(names)}
+    suit_index = {s: i for i, s in enumerate(suits)}
+    printed = [suit_index.get(notation.suit_of(c), -1) if notation.suit_of(c) else -1 for c in names]
+    n_suits = len(suits)
+    benny_name = ranking.get("benny")
+    benny = index[benny_name] if benny_name else -1
+    nt = ranking.get("no-trump") or {}
+    master_name = nt.get("master") or benny_name          # a Benny at no-trumps is its master card
+    master = index[master_name] if master_name else -1
+    bowers = ranking["bowers"]
+    contexts = n_suits + 2                                # each suit, then NT, then NL
+    eff: list[tuple[int, ...]] = []
+    power: list[tuple[tuple[int, ...], ...]] = []
+    for ctx in range(contexts):
+        trump = ctx if ctx < n_suits else -1
+        low = ctx == n_suits + 1
+        right = left = -1
+        if trump >= 0 and bowers:
+            right = index.get("J" + suits[trump], -1)
+            mates = [s for s in suits if s != suits[trump] and colours.get(s) == colours.get(suits[trump])]
+            left = index.get("J" + mates[0], -1) if mates else -1
+        ctx_eff, strength = [], []
+        for c, name in enumerate(names):
+            natural = NATURAL.index(name[0]) if name != notation.JOKER else -1
+            if trump >= 0 and c == benny:
+                e, s = trump, 300
+            elif trump >= 0 and c == right:
+                e, s = trump, 200
+            elif trump >= 0 and c == left:
+                e, s = trump, 199
+            elif trump < 0 and c == master:
+                e, s = -1, 0
+            elif printed[c] >= 0:
+                e, s = printed[c], (len(NATURAL) - natural if low else natural + 1)
+            else:                                         # a joker that is neither Benny nor master
+                e, s = -1, 0
+            ctx_eff.append(e)
+            strength.append(s)
+        eff.append(tuple(ctx_eff))
+        per_led = []
+        for led in range(n_suits):
+            row = []
+            for c in range(len(names)):
+                if trump >= 0 and ctx_eff[c] == trump:
+                    row.append(TRUMP_POWER + strength[c])
+                elif trump < 0 and c == master:
+                    row.append(MASTER_POWER)
+                elif ctx_eff[c] == led:
+                    row.append(SUIT_POWER + strength[c])
+                else:
+                    row.append(0)
+            per_led.append(tuple(row))
+        power.append(tuple(per_led))
+    suit_mask = tuple(tuple(sum(1 << c for c in range(len(names)) if eff[ctx][c] == s) for s in range(n_suits))
+                      for ctx in range(contexts))
+    return CardTables(tuple(eff), tuple(power), suit_mask, benny, master,
+                      nt.get("master-led", "leader-names-suit") == "leader-names-suit" if master >= 0 else False,
+                      nt.get("master-play") == "any-time")
+
+
+def trump_order(names: list[str], tables: CardTables, ctx: int) -> list[str]:
+    """The cards of the trump suit of context ``ctx``, highest first (for prose and tests)."""
+    members = [c for c in range(len(names)) if tables.eff[ctx][c] == ctx]
+    led = ctx
+    return [names[c] for c in sorted(members, key=lambda c: -tables.power[ctx][led][c])]

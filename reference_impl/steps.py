@@ -1,0 +1,192 @@
+"""The steps of a hand, compiled from the table's ``hand`` list.
+
+Each step becomes a small frozen record whose ``kind`` is an integer and whose conditions,
+seat references and card sets are already closures and bitmasks; the state machine walks
+them with an integer cursor. Nothing here decides anything: :mod:`reference_impl.state`
+runs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from .conditions import Predicate, SeatFunction, card_mask, compile_condition, seat_function, strain_index
+
+if TYPE_CHECKING:                      # pragma: no cover
+    from .rules import Rules
+    from .state import State
+
+NAME, MAKE_TRUMPS, AUCTION, FORCE_BID, SET_TRUMPS, THROW_IN, OFFER, EXCHANGE, GIVE, PLAY = range(10)
+KINDS = {"name": NAME, "make-trumps": MAKE_TRUMPS, "auction": AUCTION, "force-bid": FORCE_BID,
+         "set-trumps": SET_TRUMPS, "throw-in": THROW_IN, "offer": OFFER, "exchange": EXCHANGE, "give": GIVE,
+         "play": PLAY}
+BIDDING = frozenset({MAKE_TRUMPS, AUCTION, FORCE_BID, SET_TRUMPS, THROW_IN})
+
+# What an accepted offer, or a name, does.
+PROPOSAL, TRUMPS, PARTNER, ALONE, DEFEND_ALONE, SIT_OUT, SWAP = range(7)
+EFFECTS = {"proposal": PROPOSAL, "trumps": TRUMPS, "partner": PARTNER, "alone": ALONE,
+           "defend-alone": DEFEND_ALONE, "sit-out": SIT_OUT, "swap-with-kitty": SWAP}
+NAME_PHASES = {PROPOSAL: "benny-suit", TRUMPS: "name-trumps", PARTNER: "call-partner"}
+
+# Who is asked by an offer.
+QUEUE_DEFENDERS, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS, QUEUE_EVERYONE = range(4)
+QUEUES = {"defenders": QUEUE_DEFENDERS, "maker-partners": QUEUE_MAKER_PARTNERS, "others": QUEUE_OTHERS,
+          "everyone": QUEUE_EVERYONE}
+
+
+@dataclass(frozen=True)
+class Take:
+    """One exchange rule: the seat ``who`` takes the ``source`` cards when ``when`` holds."""
+
+    who: SeatFunction
+    source: str                      # "upcard" or "widow"
+    when: Predicate
+    optional: bool
+
+
+@dataclass(frozen=True)
+class Bid:
+    id: str
+    token: str
+    strain: int                      # a trump context, or -1 when the winner names trumps
+    value: int
+    min_tricks: int
+    max_tricks: int
+    alone: bool
+    after: int                       # the bid may be made once the high bid is at least this one (-1: any time)
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str
+    kind: int
+    phase: str
+    clause: str | None
+    when: Predicate
+    number: int = 0                                  # make-trumps: the bidding round (1, 2, ...)
+    # name
+    who: SeatFunction | None = None
+    names: tuple[int, ...] = ()                      # trump contexts that may be named
+    effect: int = -1
+    # make-trumps
+    start: SeatFunction | None = None
+    order: bool = False                              # accept the proposal (else name a suit)
+    turned_down_allowed: bool = False
+    no_trump: bool = False
+    stuck: SeatFunction | None = None
+    # auction
+    bids: tuple[int, ...] = ()                       # indices into Rules.bid_list
+    until_passed: bool = True
+    # force-bid, set-trumps, throw-in
+    bid: int = -1
+    trumps: int = -1
+    same_dealer: bool = False
+    # offer
+    queue: int = -1                                  # a QUEUE_*, or -1 for the single seat `target`
+    target: SeatFunction | None = None
+    accept: str = ""
+    decline: str = "pass"
+    first_accept_ends: bool = True
+    eligible: Predicate | None = None
+    forced: Predicate | None = None
+    swap_count: int = 0
+    swap_mask: int = 0
+    # exchange
+    takes: tuple[Take, ...] = ()
+    may_discard_taken: bool = True
+    sitting_out_takes: bool = False
+    # give
+    giver_may_pass: bool = True
+    receiver_may_refuse: bool = True
+    # play
+    lead: tuple[tuple[Predicate, SeatFunction], ...] = ()
+
+
+def _queue(rules: "Rules", spec: Any) -> tuple[int, SeatFunction]:
+    if isinstance(spec, str):
+        return -1, seat_function(rules, spec)
+    return QUEUES[spec["seats"]], seat_function(rules, spec["from"])
+
+
+def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
+    """The hand's steps, ready to run."""
+    steps = []
+    clause_ids = {c["id"] for c in table.get("clauses", [])}
+    rounds = 0
+    for spec in table["hand"]:
+        kind = KINDS[spec["kind"]]
+        clause = spec.get("clause") or (spec["id"] if spec["id"] in clause_ids else None)
+        common: dict[str, Any] = {"id": spec["id"], "kind": kind, "clause": clause,
+                                  "when": compile_condition(rules, spec.get("when"))}
+        phase = spec.get("phase")
+        if kind == NAME:
+            effect = EFFECTS[spec["effect"]]
+            step = Step(phase=phase or NAME_PHASES[effect], who=seat_function(rules, spec["who"]),
+                        names=tuple(strain_index(rules, s) for s in spec["names"]), effect=effect, **common)
+        elif kind == MAKE_TRUMPS:
+            rounds += 1
+            step = Step(phase=phase or f"bid-round-{rounds}", number=rounds, start=seat_function(rules, spec["from"]),
+                        order=spec["action"] == "order", turned_down_allowed=spec.get("turned-down") == "allowed",
+                        no_trump=bool(spec.get("no-trump")),
+                        stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else None, **common)
+        elif kind == AUCTION:
+            first = len(rules.bid_list)
+            ids = [b["id"] for b in spec["bids"]]
+            enabled = []
+            for bid in spec["bids"]:
+                position = len(rules.bid_list)
+                rules.bid_list.append(Bid(
+                    bid["id"], f"bid:{bid['id']}",
+                    strain_index(rules, bid["strain"]) if bid.get("strain") else -1, bid.get("value", 0),
+                    bid.get("tricks", 0), bid.get("at-most", rules.hand_size), bool(bid.get("alone")),
+                    first + ids.index(bid["after"]) if bid.get("after") else -1))
+                if bid.get("enabled", True):
+                    enabled.append(position)
+            step = Step(phase=phase or "auction", start=seat_function(rules, spec["from"]), bids=tuple(enabled),
+                        until_passed=spec.get("turns", "until-passed") == "until-passed", **common)
+        elif kind == FORCE_BID:
+            position = next(i for i, b in enumerate(rules.bid_list) if b.id == spec["bid"])
+            step = Step(phase=phase or "", who=seat_function(rules, spec["who"]), bid=position, **common)
+        elif kind == SET_TRUMPS:
+            step = Step(phase=phase or "", trumps=strain_index(rules, spec["trumps"]), **common)
+        elif kind == THROW_IN:
+            step = Step(phase=phase or "", same_dealer=spec.get("next-dealer") == "same", **common)
+        elif kind == OFFER:
+            queue, target = _queue(rules, spec["to"])
+            swap = spec.get("swap") or {}
+            step = Step(phase=phase or spec["id"], queue=queue, target=target, accept=spec["accept"],
+                        decline=spec.get("decline", "pass"), effect=EFFECTS[spec["effect"]],
+                        first_accept_ends=spec.get("stop", "first-accept") == "first-accept",
+                        eligible=compile_condition(rules, spec["eligible"]) if "eligible" in spec else None,
+                        forced=compile_condition(rules, spec["forced"]) if "forced" in spec else None,
+                        swap_count=swap.get("count", 0),
+                        swap_mask=card_mask(rules, swap["of"]) if "of" in swap else rules.full_mask, **common)
+        elif kind == EXCHANGE:
+            takes = tuple(Take(seat_function(rules, take["who"]), take["from"],
+                               compile_condition(rules, take.get("when")), bool(take.get("optional")))
+                          for take in spec["takes"])
+            step = Step(phase=phase or "take-offer", takes=takes, may_discard_taken=spec.get("may-discard-taken", True),
+                        sitting_out_takes=spec.get("sitting-out-takes", False), **common)
+        elif kind == GIVE:
+            step = Step(phase=phase or "partners-best", giver_may_pass=spec.get("giver-may-pass", True),
+                        receiver_may_refuse=spec.get("receiver-may-refuse", True), **common)
+        else:
+            lead = tuple((compile_condition(rules, rule.get("when")), seat_function(rules, rule["seat"]))
+                         for rule in spec["lead"])
+            step = Step(phase=phase or "play", lead=lead, **common)
+        steps.append(step)
+    return tuple(steps)
+
+
+def offer_tokens(table: Mapping[str, Any]) -> set[str]:
+    """Every accept and decline word the table's offers use (part of its vocabulary)."""
+    words = set()
+    for spec in table["hand"]:
+        if spec["kind"] == "offer":
+            words.add(spec["accept"])
+            words.add(spec.get("decline", "pass"))
+    return words
+
+
+__all__ = ["Step", "Take", "Bid", "compile_steps", "offer_tokens", "Callable"]
