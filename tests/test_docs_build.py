@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.site.corpus import load_site_cases
+from rules_site.corpus import load_site_cases
 from reference_impl.catalog import schema_dir, variant_ids
 
 ROOT = Path(__file__).resolve().parent.parent

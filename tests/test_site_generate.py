@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from conformance.site import describe
-from conformance.site.build import build_site
-from conformance.site.cards import card_html, suit_html
-from conformance.site.compliance import read_report, render_compliance
-from conformance.site.corpus import load_site_cases, replay
-from conformance.site.examples import render_example
-from conformance.site.hooks import _insert_variants
-from conformance.site.links import Links, md_text
-from conformance.site.tables import SiteError, fill, table_diff, variant_view
-from conformance.site.variant import pick_examples
+from rules_site import describe
+from rules_site.build import build_site
+from rules_site.cards import card_html, suit_html
+from rules_site.compliance import read_report, render_compliance
+from rules_site.corpus import load_site_cases, replay
+from rules_site.examples import render_example
+from rules_site.hooks import _insert_variants
+from rules_site.links import Links, md_text
+from rules_site.tables import SiteError, fill, table_diff, variant_view
+from rules_site.variant import pick_examples
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
 

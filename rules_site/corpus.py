@@ -12,10 +12,10 @@ from typing import Any, Callable, Iterable
 
 from reference_impl.resolve import ResolvedTable
 
-from .. import CORPUS_DIR
-from ..cases import Case, load_cases, resolved_table
+from conformance import CORPUS_DIR
+from conformance.cases import Case, load_cases, resolved_table
 
-from ..reference_engine import ReferenceEngine
+from conformance.reference_engine import ReferenceEngine
 from .tables import SiteError
 
 NOT_HAND_WRITTEN = ("generated", "perft")

@@ -1,6 +1,6 @@
 """mkdocs hook: adds the generated pages and files to the build (nothing is written to docs/).
 
-Named in ``mkdocs.yml`` as ``hooks: [conformance/site/hooks.py]``. ``on_config`` generates
+Named in ``mkdocs.yml`` as ``hooks: [rules_site/hooks.py]``. ``on_config`` generates
 the site and lists the variant pages in the nav right after ``variants/index.md``;
 ``on_files`` adds every generated page and copied file as a virtual file.
 """
@@ -11,16 +11,16 @@ import logging
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:          # the hook is loaded by path; make the project importable
     sys.path.insert(0, str(ROOT))
 
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
-from conformance.site.build import Site, build_site  # noqa: E402
-from conformance.site.links import VARIANTS_INDEX, variant_page  # noqa: E402
-from conformance.site.tables import SiteError  # noqa: E402
+from rules_site.build import Site, build_site  # noqa: E402
+from rules_site.links import VARIANTS_INDEX, variant_page  # noqa: E402
+from rules_site.tables import SiteError  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.euchre_site")
 _site: Site | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .cards import card_html, cards_html, colours_of, suit_html
+from .notation import card_html, cards_html, colours_of, suit_html
 from .corpus import HandRecord, Replay, SiteCase, StepRecord
 from .links import Links, code, md_cell, md_text
 from .tables import compact

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from .cards import card_html, cards_html, colours_of, suit_html
+from .notation import card_html, cards_html, colours_of, suit_html
 from .links import code, md_cell, md_text
 from .tables import compact
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..report import read_jsonl
-from ..runner import FAILING, OUTCOMES
+from conformance.report import read_jsonl
+from conformance.runner import FAILING, OUTCOMES
 from .links import Links, code, md_cell, md_text
 from .tables import compact
 

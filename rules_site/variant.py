@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from .corpus import Replay, SiteCase
-from .describe import DESCRIBERS, describe_scoring
+from .words import DESCRIBERS, describe_scoring
 from .examples import render_example
 from .links import CORPUS_INDEX, Links, code, md_cell, md_text
 from .tables import ChoiceView, SiteError, VariantView, compact, fill
@@ -174,7 +174,7 @@ class VariantPage:
         return lines
 
     def glance(self) -> list[str]:
-        from .matrix import AXES
+        from .compare import AXES
         rows = ["", "| At a glance | |", "|---|---|"]
         for axis in AXES:
             if not axis.glance:

@@ -17,14 +17,14 @@ from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 
-from .. import CORPUS_DIR
+from conformance import CORPUS_DIR
 from .casepages import render_case_page, render_corpus_index
-from ..runner import FAILING
+from conformance.runner import FAILING
 from .compliance import read_reports, render_compliance
 from .corpus import Replay, SiteCase, load_site_cases, replay
 from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
                     case_page, variant_page)
-from .matrix import render_matrix, render_variants_index
+from .compare import render_matrix, render_variants_index
 from .schemas import render_schema_index, render_schema_page, schema_files
 from .tables import SiteError, VariantView, all_views
 from .variant import pick_examples, render_variant

@@ -8,5 +8,5 @@
 - :mod:`.compliance`: the JSON Lines reports under ``docs/compliance/reports/``.
 
 :func:`.build.build_site` makes them all; ``hooks.py`` is the mkdocs hook that adds them to
-the build as virtual files (``mkdocs.yml``: ``hooks: [conformance/site/hooks.py]``).
+the build as virtual files (``mkdocs.yml``: ``hooks: [rules_site/hooks.py]``).
 """

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .cards import card_html, colours_of
-from .describe import LEAD, SIDES, hand_size, kitty_size, pack, rank_text, short_award, short_bidding, widow_size
+from .notation import card_html, colours_of
+from .words import LEAD, SIDES, hand_size, kitty_size, pack, rank_text, short_award, short_bidding, widow_size
 from .links import COMPARE_PAGE, CORPUS_INDEX, Links, code, md_cell, md_text, variant_page
 from .tables import VariantView, compact
 
