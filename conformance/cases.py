@@ -99,7 +99,7 @@ def _normalise_deal(deal: dict[str, Any]) -> dict[str, Any]:
 def _normalise_expect(expect: dict[str, Any] | None) -> dict[str, Any]:
     expect = dict(expect or {})
     if "hands" in expect:
-        expect["hands"] = [split_cards(h) for h in expect["hands"]]
+        expect["hands"] = [split_cards(h) if h is not None else None for h in expect["hands"]]
     return expect
 
 
@@ -202,7 +202,9 @@ def load_case_file(path: Path, tags: dict[str, str] | None = None) -> tuple[list
             hands=[{**hand, "deal": _normalise_deal(hand["deal"]),
                     "after_deal": _normalise_expect(hand.get("after_deal")),
                     "expect": _normalise_expect(hand.get("expect")),
-                    "steps": [{**step, "expect": _normalise_expect(step.get("expect"))} for step in hand["steps"]]}
+                    "steps": [{**step, "expect": _normalise_expect(step.get("expect")),
+                               **({"view": {**step["view"], "expect": _normalise_expect(step["view"]["expect"])}}
+                                  if "view" in step else {})} for step in hand["steps"]]}
                    for hand in data["hands"]],
             expect=_normalise_expect(data.get("expect")), file=str(path), line=located.line_of(where), data=data)
         case_problems = _case_problems(case, located, where, tags)

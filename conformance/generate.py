@@ -22,20 +22,31 @@ import yaml
 from reference_impl import State, load_rules
 from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
+from reference_impl.options import meets, values_of
 from reference_impl.selfplay import random_action
+from reference_impl.steps import THROW_IN
 
-GENERATOR = "euchre-spec-generate 6"
-BIDDING_CLAUSES = {"bid-round-1": "round-1", "bid-round-2": "round-2", "benny-suit": "benny-upcard",
-                   "alone": "going-alone", "defend-alone": "defending-alone", "partners-best": "partners-best",
-                   "discard": "dealer-pickup"}
+GENERATOR = "euchre-spec-generate 7"
 
 
-def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0) -> list[dict[str, Any]]:
+def _clashes(requires: dict[tuple[str, Any], dict[str, Any]], a: str, va: Any, b: str, vb: Any) -> bool:
+    """Whether value ``va`` of option ``a`` and ``vb`` of ``b`` cannot be chosen together."""
+    for (key, value), other_key, other_value in (((a, va), b, vb), ((b, vb), a, va)):
+        wanted = requires.get((key, value), {}).get(other_key)
+        if wanted is not None and not meets(wanted, other_value):
+            return True
+    return False
+
+
+def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0,
+                          requires: dict[tuple[str, Any], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """A small set of option combinations covering every pair of values of every two options
-    (greedy: each new combination covers as many uncovered pairs as it can)."""
+    that may be chosen together (greedy: each new combination covers as many uncovered pairs
+    as it can; every combination meets its values' ``requires``)."""
+    requires = requires or {}
     keys = sorted(options)
     uncovered = {((a, va), (b, vb)) for a, b in itertools.combinations(keys, 2)
-                 for va in options[a] for vb in options[b]}
+                 for va in options[a] for vb in options[b] if not _clashes(requires, a, va, b, vb)}
     rng = random.Random(seed)
     chosen: list[dict[str, Any]] = []
     while uncovered:
@@ -46,7 +57,9 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0) -> list[
             for key in keys:
                 if key in candidate:
                     continue
-                candidate[key] = max(options[key], key=lambda v: sum(
+                allowed = [v for v in options[key]
+                           if not any(_clashes(requires, key, v, other, candidate[other]) for other in candidate)]
+                candidate[key] = max(allowed or options[key], key=lambda v: sum(
                     1 for other in candidate if (tuple(sorted([(key, v), (other, candidate[other])])) in uncovered)))
             gain = sum(1 for a2, b2 in itertools.combinations(keys, 2) if ((a2, candidate[a2]), (b2, candidate[b2])) in uncovered)
             if gain > best_gain:
@@ -56,9 +69,17 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0) -> list[
     return chosen
 
 
+OBSERVED = ("phase", "to_act", "trump", "maker", "alone", "defender_alone", "sitting_out", "partner", "counters")
+
+
 def _observable(state: State) -> dict[str, Any]:
     obs = state.observation()
-    return {k: obs[k] for k in ("phase", "to_act", "trump", "maker", "alone", "defender_alone", "sitting_out")}
+    return {k: obs[k] for k in OBSERVED if k in obs}
+
+
+def topic_clauses(rules: Rules, topic: str) -> set[str]:
+    """The clauses of one topic of the table in force (options' replacements included)."""
+    return {c["id"] for c in rules.table.get("clauses", []) if c["topic"] == topic}
 
 
 def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: bool, deck_deal: bool) -> dict[str, Any]:
@@ -79,11 +100,15 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
     else:
         dealer = rng.randrange(rules.n)
         setup = {"dealer": dealer}
-    if whole_game:
+    if whole_game and rules.count_down:
+        # Start within half the way down to the target, so that games stay a few hands long.
+        span = max(1, (rules.start_score - rules.target) // 2)
+        setup["scores"] = [rules.target + rng.randint(1, span) for _ in rules.units]
+    elif whole_game and rules.target > 0:
         # Start within half the target, so that games stay a few hands long.
         setup["scores"] = [rules.target - rng.randint(1, max(1, rules.target // 2)) for _ in rules.units]
     state = State(rules, dealer, setup.get("scores"))
-    clauses: set[str] = {"follow-suit", "trick-winner"}
+    clauses: set[str] = set()
     hands: list[dict[str, Any]] = []
     while not state.is_terminal():
         deal = rules.random_deal(rng, state.dealer)
@@ -95,9 +120,10 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
             legal = state.legal_actions()
             action = random_action(rng, state)   # passes often while bidding: reaches throw-ins, stuck dealers
             seat = state.to_act
-            clauses.add(BIDDING_CLAUSES.get(state.phase, "follow-suit"))
-            if state.phase == "defend-alone" and action == "defend-alone":
-                clauses.add("defending-alone")
+            if state.phase == "play":
+                clauses |= topic_clauses(rules, "play")
+            elif state.step is not None and state.step.clause:
+                clauses.add(state.step.clause)      # the clause of the step waiting for this decision
             tricks_before = len(state.tricks)
             state.apply(action)
             step: dict[str, Any] = {"seat": seat, "action": action, "legal": sorted(legal)}
@@ -114,16 +140,16 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
         entry["expect"] = {"hand_points": obs["hand_points"], "scores": obs["scores"], "next_dealer": obs["next_dealer"],
                            "game_over": obs["game_over"], "winner": obs["winner"]}
         if state.thrown_in:
-            clauses.add("stick-the-dealer" if rules.all_pass == "dealer-must-call" else "throw-in")
+            thrown = next((step for step in rules.steps if step.kind == THROW_IN), None)
+            if thrown is not None and thrown.clause:
+                clauses.add(thrown.clause)
         elif obs["scoring_row"]:
             clauses.add(obs["scoring_row"])
         hands.append(entry)
         if not whole_game:
             break
     if state.is_terminal():
-        clauses.add("game-target")
-    if "first_dealer" in setup:
-        clauses.add("first-dealer")
+        clauses |= topic_clauses(rules, "game")
     anchors = {c["id"] for c in rules.table.get("clauses", [])}
     # A mechanism's clause may have been replaced by an option's: cite the one in force.
     replaced = {c["replaces"]: c["id"] for c in rules.table.get("clauses", []) if "replaces" in c}
@@ -180,8 +206,11 @@ def generate(variant: str, out: Path, seed: int = 1, hands_per_combination: int 
              games_per_combination: int = 1) -> list[Path]:
     """Write the generated cases of ``variant`` under ``out``; returns the files written."""
     table = resolve(variant).table
-    values = {key: [c["value"] for c in option["choices"]] for key, option in table.get("options", {}).items()}
-    combinations = pairwise_combinations(values, seed) if values else [{}]
+    declared = table.get("options", {})
+    values = {key: values_of(option) for key, option in declared.items()}
+    requires = {(key, choice["value"]): choice["requires"] for key, option in declared.items()
+                for choice in option.get("choices", []) if choice.get("requires")}
+    combinations = pairwise_combinations(values, seed, requires) if values else [{}]
     per_combination = hands_per_combination + games_per_combination
     if len(combinations) * per_combination < MIN_CASES:
         hands_per_combination = -(-MIN_CASES // len(combinations)) - games_per_combination

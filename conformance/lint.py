@@ -35,7 +35,7 @@ def all_clauses(variant: str) -> dict[str, dict]:
     table = resolve(variant).table
     clauses = {c["id"]: c for c in table.get("clauses", [])}
     for option in table.get("options", {}).values():
-        for choice in option["choices"]:
+        for choice in option.get("choices", []) + ([option["range"]] if "range" in option else []):
             for clause in choice.get("clauses", []):
                 clauses.setdefault(clause["id"], {k: v for k, v in clause.items() if k != "replaces"})
     return clauses

@@ -115,7 +115,7 @@ class ReferenceEngine:
             raise ProtocolError("unsupported", f"protocol {protocol} requested; this engine speaks {PROTOCOL_VERSION}")
         return {"protocol": PROTOCOL_VERSION,
                 "engine": {"name": "euchre-spec reference", "version": __version__, "language": "Python"},
-                "variants": "*", "commands": ["perft", "deal-deck"]}
+                "variants": "*", "commands": ["perft", "deal-deck", "seat-view"]}
 
     def rules_message(self, message: dict[str, Any]) -> dict[str, Any]:
         table = _require(message, "table", dict)
@@ -196,6 +196,12 @@ class ReferenceEngine:
         return {"to_act": state.current_player(), "legal": state.legal_actions()}
 
     def state_message(self, message: dict[str, Any]) -> dict[str, Any]:
+        if "seat" in message:
+            seat = _require(message, "seat", int)
+            state = self._game()
+            if not 0 <= seat < state.rules.n:
+                raise ProtocolError("bad_message", f"state: seat {seat} is not a seat of {state.rules.n} players")
+            return {"state": state.observation(seat)}
         return {"state": self._game().observation()}
 
     def perft_message(self, message: dict[str, Any]) -> dict[str, Any]:

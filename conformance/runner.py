@@ -130,6 +130,8 @@ def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
         return "deals given as a pack order (command deal-deck) are not declared"
     if any(hand.get("perft") for hand in case.hands) and "perft" not in commands:
         return "perft counts (command perft) are not declared"
+    if any("view" in step for hand in case.hands for step in hand["steps"]) and "seat-view" not in commands:
+        return "a seat's view (command seat-view) is not declared"
     if variants == "*":
         return None
     if not isinstance(variants, dict) or case.variant not in variants:
@@ -190,6 +192,9 @@ class Session:
             outcome, detail = "error", None
             failure = Failure(where=where, message=f"cannot check the engine's reply: {type(exc).__name__}: {exc}", **context)
             self.engine.kill()
+        expected = case.data.get("expected_failure") if isinstance(case.data, dict) else None
+        if expected is not None and outcome in ("pass", "fail"):
+            outcome, failure, detail = _against_expected_failure(expected, outcome, failure)
         stderr = self.engine.stderr_text() or None if outcome in FAILING else None
         result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
         result.engine_starts = self.engine.starts - starts_before
@@ -263,6 +268,9 @@ class Session:
         self._expect(case, setup.get("expect"), state, None, "new game")
         for h, hand in enumerate(case.hands, 1):
             deal = {"type": "deal", **hand["deal"]}
+            if "deal_reject" in hand:
+                self._refused(case, deal, hand["deal_reject"], state, f"hand {h} deal", self._clause(case), hand=h)
+                continue
             state = self._request(case, deal, where=f"hand {h} deal", hand=h)["state"]
             self._expect(case, hand.get("after_deal"), state, None, f"hand {h} after the deal", hand=h)
             for s, step in enumerate(hand["steps"], 1):
@@ -293,22 +301,8 @@ class Session:
         context = {"hand": h, "step": s, "seat": seat, "action": action}
         clause = self._clause(case, step.get("clause"))
         if "reject" in step:
-            self._position = (where, context)
-            reply = self.engine.request({"type": "act", "seat": seat, "action": action})
-            if reply.get("ok"):
-                raise CaseFailed(Failure(where=where, message=f"engine accepted an action it must refuse ({step['reject']})",
-                                         field="error", expected=step["reject"], actual="accepted", clause=clause, **context))
-            error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-            if error.get("category") != step["reject"]:
-                raise CaseFailed(Failure(where=where, message="engine refused the action with the wrong error category",
-                                         field="error.category", expected=step["reject"], actual=error.get("category"),
-                                         clause=clause, **context))
-            after = self._request(case, {"type": "state"}, where=where + " (state after the refusal)", **context)["state"]
-            if after != state:
-                changed = sorted(k for k in set(after) | set(state) if after.get(k) != state.get(k))
-                raise CaseFailed(Failure(where=where, message="the refused action changed the state",
-                                         field=changed[0], expected=state.get(changed[0]), actual=after.get(changed[0]),
-                                         clause=clause, **context))
+            self._refused(case, {"type": "act", "seat": seat, "action": action}, step["reject"], state, where, clause,
+                          **context)
             return state
         if state.get("to_act") != seat:
             raise CaseFailed(Failure(where=where, message=f"seat {seat} should be to act", field="to_act",
@@ -323,7 +317,34 @@ class Session:
         finished = _completed_tricks(after)
         trick_winner = finished[-1]["winner"] if len(finished) > len(done_before) else None
         self._expect(case, step.get("expect"), after, trick_winner, where, clause=clause, **context)
+        if "view" in step:
+            view = step["view"]
+            seen = self._request(case, {"type": "state", "seat": view["seat"]}, where=where + f" (seat {view['seat']}'s view)",
+                                 clause=clause, **context)["state"]
+            self._expect(case, view["expect"], seen, None, where + f" (seat {view['seat']}'s view)", clause=clause, **context)
         return after
+
+    def _refused(self, case: Case, message: dict[str, Any], category: str, state: dict[str, Any] | None, where: str,
+                 clause: dict[str, Any] | None, **context: Any) -> None:
+        """Send a request the engine must refuse with ``category``, then check that a
+        ``state`` request shows nothing changed."""
+        self._position = (where, context)
+        reply = self.engine.request(message)
+        kind = message["type"]
+        if reply.get("ok"):
+            raise CaseFailed(Failure(where=where, message=f"engine accepted a {kind} it must refuse ({category})",
+                                     field="error", expected=category, actual="accepted", clause=clause, **context))
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        if error.get("category") != category:
+            raise CaseFailed(Failure(where=where, message=f"engine refused the {kind} with the wrong error category",
+                                     field="error.category", expected=category, actual=error.get("category"),
+                                     clause=clause, **context))
+        after = self._request(case, {"type": "state"}, where=where + " (state after the refusal)", **context)["state"]
+        if state is not None and after != state:
+            changed = sorted(k for k in set(after) | set(state) if after.get(k) != state.get(k))
+            raise CaseFailed(Failure(where=where, message=f"the refused {kind} changed the state",
+                                     field=changed[0], expected=state.get(changed[0]), actual=after.get(changed[0]),
+                                     clause=clause, **context))
 
     def _expect(self, case: Case, expect: dict[str, Any] | None, state: dict[str, Any], trick_winner: int | None,
                 where: str, clause: dict[str, Any] | None = None, **context: Any) -> None:
@@ -340,6 +361,21 @@ class Session:
             if not _same(key, expected, actual):
                 raise CaseFailed(Failure(where=where, message=f"wrong {key}", field=key, expected=expected, actual=actual,
                                          clause=clause or self._clause(case), **context))
+
+
+def _against_expected_failure(expected: dict[str, Any], outcome: str, failure: Failure | None) -> tuple[str, Failure | None, str | None]:
+    """A case that must make a conforming engine fail at a given place (a defective record):
+    failing there is a pass, and anything else is a failure."""
+    where = f"hand {expected['hand']}" + (f" step {expected['step']}" if "step" in expected else "")
+    if outcome == "pass":
+        return "fail", Failure(where=where, message=f"the engine should have failed here ({expected['reason']}) but went on",
+                               hand=expected["hand"] or None, step=expected.get("step")), None
+    at = (failure.hand or 0) == expected["hand"] and ("step" not in expected or failure.step == expected["step"]) \
+        and ("field" not in expected or failure.field == expected["field"])
+    if at:
+        return "pass", None, f"failed where expected ({where}: {expected['reason']}): {failure.message}"
+    return outcome, Failure(**{**failure.__dict__, "message": f"{failure.message} (the case expects its failure at "
+                                                               f"{where}: {expected['reason']})"}), None
 
 
 def _clause_index(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -371,5 +407,6 @@ def _same(key: str, expected: Any, actual: Any) -> bool:
         return isinstance(actual, list) and set(expected) == set(actual) and len(actual) == len(set(actual))
     if key == "hands":
         return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(isinstance(a, list) and set(a) == set(e) for a, e in zip(actual, expected)))
+                and all(a is None if e is None else isinstance(a, list) and set(a) == set(e)
+                        for a, e in zip(actual, expected)))
     return expected == actual and type(expected) is type(actual)

@@ -295,7 +295,7 @@ class State:
             settled = self.trump >= 0 and (step.kind in BIDDING or (step.kind == NAME and step.effect in (PROPOSAL, TRUMPS)))
             if not settled and step.when(self, -1, -1):
                 self.step = step
-                if _BEGIN[step.kind](self, step) or self.phase in (DEAL, GAME_OVER):
+                if _BEGIN[step.kind](self, step):        # waits for a decision, or ended the hand
                     return
             self.cursor += 1
         raise SpecError(f"{self.rules.id}: the hand's steps ended without a play")
