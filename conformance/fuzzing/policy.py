@@ -1,0 +1,166 @@
+"""How the fuzzer chooses: setups, deals and moves biased towards the rare parts of the rules.
+
+Uniform random moves almost never pass a hand round to a stuck dealer (0.14% of hands),
+nor go alone and defend alone in the same hand. So each hand draws a *mood*: how keen the
+seats are to pass in each bidding phase and to accept each offer (go alone, defend alone,
+give or take a card, take the widow), from "always pass" to "always accept"; moves are then
+random within those odds. Among the remaining moves, each kind of action is as likely as
+any other (a misère bid as likely as the whole family of six-bids). Games mostly start a
+few points short of the target, so that game ends are frequent; some deals turn up a card
+that changes the bidding (a Benny). Every choice draws from the game's own random
+generator, so a game is reproduced from the seed and its number alone.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from reference_impl import Deal, Rules
+
+from .lockstep import Reference
+
+BIDDING_PHASES = ("bid-round-1", "bid-round-2", "auction")
+PASS_ODDS = {"bid-round-1": (0.3, 0.7, 0.9, 1.0), "bid-round-2": (0.3, 0.7, 0.95), "auction": (0.3, 0.6, 0.85, 1.0)}
+OFFER_ODDS = (0.0, 0.3, 0.8)                     # chance of accepting an offer (anything but pass)
+NEAR_TARGET = 0.6                                # games that start a few points short of the target
+FIRST_DEALER_BY_CARDS = 0.25                     # games whose first dealer is chosen by cards
+SPECIAL_UPCARD = 0.15                            # deals that turn up a card changing the bidding
+
+
+@dataclass
+class Mood:
+    """One hand's odds: of passing in each bidding phase, of accepting each offer."""
+
+    rng: random.Random
+    passing: dict[str, float] = field(default_factory=dict)
+    accepting: dict[str, float] = field(default_factory=dict)
+
+    def pass_odds(self, phase: str) -> float:
+        if phase not in self.passing:
+            self.passing[phase] = self.rng.choice(PASS_ODDS.get(phase, PASS_ODDS["auction"]))
+        return self.passing[phase]
+
+    def accept_odds(self, phase: str) -> float:
+        if phase not in self.accepting:
+            self.accepting[phase] = self.rng.choice(OFFER_ODDS)
+        return self.accepting[phase]
+
+
+def _kind(token: str) -> str:
+    """Actions of one kind: all cards of a play, all bids of one strain (``bid:7H`` -> ``bid:H``)."""
+    head, _, argument = token.partition(":")
+    if head in ("play", "discard", "give"):
+        return head
+    return head + ":" + re.sub(r"[0-9]", "", argument) if argument else head
+
+
+def choose(rng: random.Random, legal: Sequence[str], phase: str, mood: Mood) -> str:
+    """A move among ``legal`` under this hand's mood."""
+    if len(legal) == 1:
+        return legal[0]
+    if "pass" in legal:
+        odds = mood.pass_odds(phase) if phase in BIDDING_PHASES else 1.0 - mood.accept_odds(phase)
+        if rng.random() < odds:
+            return "pass"
+        legal = [a for a in legal if a != "pass"]
+    kinds: dict[str, list[str]] = {}
+    for token in legal:
+        kinds.setdefault(_kind(token), []).append(token)
+    group = kinds[rng.choice(sorted(kinds))] if len(kinds) > 1 else legal
+    return rng.choice(group)
+
+
+class Policy:
+    """Setups, deals and moves for one rule table."""
+
+    def __init__(self, rules: Rules, reference: Reference, units: int, probes: float = 0.03):
+        self.rules = rules
+        self.units = units
+        self.probes = probes
+        self.target = game_target(rules)
+        self.first_dealer_by_cards = _first_dealer_by_cards(rules, reference)
+        self.special_upcards = _special_upcards(rules, reference)
+        suits = sorted({name[-1] for name in rules.card_names if name != "JK"})
+        cards = list(rules.card_names)
+        self.vocabulary = (["pass", "order", "alone", "defend-alone", "take"] + [f"call:{s}" for s in suits + ["NT"]]
+                           + [f"name:{s}" for s in suits] + [f"{verb}:{c}" for verb in ("play", "discard", "give") for c in cards])
+
+    def setup(self, rng: random.Random, refused: set[str]) -> dict[str, Any]:
+        """The new_game fields of a game: its first dealer, and often scores near the target."""
+        setup: dict[str, Any]
+        if self.first_dealer_by_cards and "first_dealer" not in refused and rng.random() < FIRST_DEALER_BY_CARDS:
+            cards = list(self.rules.card_names)
+            rng.shuffle(cards)
+            setup = {"first_dealer": {"cards": cards, "start": rng.randrange(self.rules.n)}}
+        else:
+            setup = {"dealer": rng.randrange(self.rules.n)}
+        if "scores" not in refused and self.target and rng.random() < NEAR_TARGET:
+            setup["scores"] = [self.target - rng.randint(1, max(1, self.target // 2)) for _ in range(self.units)]
+        return setup
+
+    def deal(self, rng: random.Random, dealer: int) -> dict[str, Any]:
+        """A random deal, now and then with a card that changes the bidding turned up."""
+        deal = self.rules.random_deal(rng, dealer)
+        if self.special_upcards and deal.upcard is not None and rng.random() < SPECIAL_UPCARD:
+            deal = with_upcard(deal, rng.choice(self.special_upcards))
+        return deal.to_json()
+
+    def mood(self, rng: random.Random) -> Mood:
+        return Mood(rng)
+
+    def probe(self, rng: random.Random, state: dict[str, Any]) -> tuple[int, str] | None:
+        """Now and then, a request the rules must refuse: a token that is not legal, or a
+        legal one from a seat that is not to act."""
+        if self.probes <= 0 or rng.random() >= self.probes:
+            return None
+        seat, legal = state["to_act"], state["legal"]
+        if rng.random() < 0.3 and self.rules.n > 1:
+            other = rng.choice([s for s in range(self.rules.n) if s != seat])
+            return other, rng.choice(legal)
+        wrong = [t for t in self.vocabulary if t not in legal]
+        return (seat, rng.choice(wrong)) if wrong else None
+
+
+def with_upcard(deal: Deal, card: str) -> Deal:
+    """The same deal with ``card`` turned up: it changes places with the upcard."""
+    old = deal.upcard
+
+    def swap(cards: Sequence[str]) -> tuple[str, ...]:
+        return tuple(old if c == card else c for c in cards)
+
+    return Deal(tuple(swap(h) for h in deal.hands), card, swap(deal.widow), swap(deal.kitty))
+
+
+def game_target(rules: Rules) -> int | None:
+    """The table's game target, where it has one."""
+    game = rules.table.get("game") or {}
+    target = game.get("target") if isinstance(game, dict) else None
+    if isinstance(target, dict):
+        target = target.get("points", target.get("value"))
+    if not isinstance(target, int) or isinstance(target, bool):
+        target = getattr(rules, "target", None)
+    return target if isinstance(target, int) and not isinstance(target, bool) and target > 0 else None
+
+
+def _first_dealer_by_cards(rules: Rules, reference: Reference) -> bool:
+    """Whether this table chooses the first dealer from cards (the reference accepts them)."""
+    reply = reference.handle({"type": "new_game", "first_dealer": {"cards": list(rules.card_names), "start": 0}})
+    return bool(reply.get("ok"))
+
+
+def _special_upcards(rules: Rules, reference: Reference) -> list[str]:
+    """The cards that, turned up, lead to another phase than most cards do (a Benny)."""
+    deal = rules.random_deal(random.Random(0), 0)
+    if deal.upcard is None:
+        return []
+    phases: dict[str, list[str]] = {}
+    for card in rules.card_names:
+        reference.handle({"type": "new_game", "dealer": 0})
+        reply = reference.handle({"type": "deal", **with_upcard(deal, card).to_json()})
+        phase = reply["state"]["phase"] if reply.get("ok") else "refused"
+        phases.setdefault(phase, []).append(card)
+    usual = max(phases.values(), key=len)
+    return sorted(card for cards in phases.values() if cards is not usual for card in cards)
