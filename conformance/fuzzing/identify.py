@@ -1,0 +1,265 @@
+"""Which option values an engine really plays: its house rules, inferred from its play.
+
+Trying every combination is out of the question (standard Euchre alone has 9,216), so the
+search is a coordinate ascent on evidence (:mod:`.evidence`). The engine is sent one fixed
+table (the defaults, or the options given); the first base is that table's options. Each
+round plays the engine's own games beside the base and every single-option change of it,
+until one change is clearly supported (or the round's budget is spent); the best change is
+adopted, along with any other change the engine never contradicted, and the next round
+starts from the new base, so that options which interact are judged one given the other
+(no going alone makes the lone-defence options moot). When no change gains, each option's
+verdict is read off the last round: *as sent* or *differs* when every other value lost,
+*not observed* when some other value never predicted anything different (that option is
+then left at the value sent), *uncertain* when the evidence is split (the engine fits no
+value well: it deviates there in a way no option describes).
+
+Finally the engine is fuzzed against the reference under the identified set, keeping one
+divergence per kind: the deviations that remain, each shrunk to a case.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from reference_impl.resolve import ResolvedTable
+
+from .evidence import Hypothesis, Panel, Round, Tally
+from .lockstep import EngineFactory, Lockstep, Reference
+from .divergence import Divergence
+from .loop import Fuzzer
+from .options import option_values, table_for
+
+MIN_HANDS = 16               # hands a round plays before it may stop early
+MAX_HANDS = 160              # hands a round plays at most
+DECISIVE = 4                 # net atoms that settle a round early (with no loss)
+ADOPT = 2                    # net atoms a change needs to be adopted
+MAX_ROUNDS = 24
+SPLIT_WINS = 3               # an alternative with this many wins, and half as many as its losses, leaves it open
+
+
+@dataclass
+class Verdict:
+    """What the evidence says about one option."""
+
+    key: str
+    sent: Any
+    value: Any
+    status: str                                     # as sent, differs, not observed, uncertain
+    against: dict[str, dict[str, int]] = field(default_factory=dict)   # other value -> its tally
+
+    def to_json(self) -> dict[str, Any]:
+        return {"option": self.key, "sent": self.sent, "identified": self.value, "status": self.status,
+                "evidence": self.against}
+
+
+@dataclass
+class Identification:
+    variant: str
+    sent: dict[str, Any]
+    options: dict[str, Any]
+    verdicts: list[Verdict]
+    rounds: list[dict[str, Any]]
+    hands: int
+    seconds: float
+    deviations: list[Divergence] = field(default_factory=list)
+    check_hands: int = 0
+    notes: list[str] = field(default_factory=list)
+    hello: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> dict[str, Any]:
+        """The options whose identified value differs from the value sent."""
+        return {k: v for k, v in self.options.items() if self.sent.get(k) != v}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.variant, "sent": self.sent, "identified": self.options, "house_rules": self.changed,
+                "verdicts": [v.to_json() for v in self.verdicts], "rounds": self.rounds, "hands": self.hands,
+                "check_hands": self.check_hands, "seconds": round(self.seconds, 2), "notes": self.notes}
+
+
+def _key(options: dict[str, Any]) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in options.items()))
+
+
+class Identifier:
+    """Identifies the options one engine plays for one variant."""
+
+    def __init__(self, make_engine: EngineFactory, variant: str, sent: ResolvedTable, seed: int = 0,
+                 max_hands: int = MAX_HANDS, check_hands: int = 400, max_deviations: int = 8,
+                 progress: Callable[[str], None] | None = None):
+        self.make_engine = make_engine
+        self.variant = variant
+        self.sent = sent
+        self.seed = seed
+        self.max_hands = max_hands
+        self.check_hands = check_hands
+        self.max_deviations = max_deviations
+        self.progress = progress or (lambda text: None)
+        self.values = option_values(sent.table)
+        self.sent_options = {k: sent.selected.get(k, v[0]) for k, v in self.values.items()}
+        self._hypotheses: dict[tuple, Hypothesis] = {}
+        self.lockstep = Lockstep(make_engine, variant, sent)
+        self.hands = 0
+        self.game = 0
+
+    def hypothesis(self, options: dict[str, Any]) -> Hypothesis | None:
+        key = _key(options)
+        if key not in self._hypotheses:
+            table = table_for(self.variant, options)
+            if table is None:
+                return None
+            self._hypotheses[key] = Hypothesis(key, dict(options), table, Reference(self.variant, table))
+        return self._hypotheses[key]
+
+    def run(self) -> Identification:
+        started = time.monotonic()
+        try:
+            self.lockstep.begin()
+            hello = dict(self.lockstep.hello)
+            base = dict(self.sent_options)
+            seen = {_key(base)}
+            rounds: list[dict[str, Any]] = []
+            last: Round | None = None
+            alternatives: dict[tuple, tuple[str, Any]] = {}
+            for number in range(1, MAX_ROUNDS + 1):
+                panel, alternatives = self._panel(base)
+                last = self._round(panel)
+                adopted = self._adopt(last, alternatives, base, seen)
+                rounds.append({"round": number, "hands": last.hands, "adopted": {k: v for k, v in adopted.items()},
+                               "best": _best(last, alternatives)})
+                self.progress(f"round {number}: {last.hands} hands" +
+                              (f", adopted {', '.join(f'{k}={v!r}' for k, v in adopted.items())}" if adopted else
+                               ", no change gains"))
+                if not adopted:
+                    break
+                base.update(adopted)
+                seen.add(_key(base))
+            verdicts = self._verdicts(base, last, alternatives)
+            for verdict in verdicts:
+                base[verdict.key] = verdict.value
+            notes = sorted(f"the engine answers `unsupported` to new_game with {f}: games start without it"
+                           for f in self.lockstep.refused)
+        finally:
+            self.lockstep.close()
+        result = Identification(self.variant, dict(self.sent_options), dict(base), verdicts, rounds, self.hands,
+                                0.0, notes=notes, hello=hello)
+        self._check(result)
+        result.seconds = time.monotonic() - started
+        return result
+
+    # -- one round ----------------------------------------------------------------------------------
+    def _panel(self, base: dict[str, Any]) -> tuple[Panel, dict[tuple, tuple[str, Any]]]:
+        hypothesis = self.hypothesis(base)
+        if hypothesis is None:
+            raise ValueError(f"the options {base} do not resolve")
+        alternatives: dict[tuple, tuple[str, Any]] = {}
+        others = []
+        for key, values in self.values.items():
+            for value in values:
+                if value == base[key] and type(value) is type(base[key]):
+                    continue
+                other = self.hypothesis({**base, key: value})
+                if other is not None:
+                    alternatives[other.key] = (key, value)
+                    others.append(other)
+        units = len(hypothesis.reference.handle({"type": "new_game", "dealer": 0})["state"]["scores"])
+        return Panel(self.lockstep, self.variant, hypothesis, others, units), alternatives
+
+    def _round(self, panel: Panel) -> Round:
+        tally = Round()
+        budget = {"left": self.max_hands}
+
+        def claim() -> bool:
+            if budget["left"] <= 0:
+                return False
+            budget["left"] -= 1
+            return True
+
+        while budget["left"] > 0:
+            rng = random.Random(f"identify:{self.seed}:{self.game}")
+            self.game += 1
+            before = tally.hands
+            panel.play_game(rng, tally, claim)
+            if tally.hands == before:
+                budget["left"] -= 1          # a game that dealt nothing still costs (no endless loop)
+            if tally.hands >= MIN_HANDS and _decided(tally):
+                break
+        self.hands += tally.hands
+        return tally
+
+    def _adopt(self, tally: Round, alternatives: dict[tuple, tuple[str, Any]], base: dict[str, Any],
+               seen: set) -> dict[str, Any]:
+        """The changes to adopt: the best one, and any other never contradicted and as strong."""
+        ranked = sorted(((t.net, -t.losses, key) for key, t in tally.tallies.items() if key in alternatives),
+                        reverse=True)
+        adopted: dict[str, Any] = {}
+        for net, negative_losses, key in ranked:
+            option, value = alternatives[key]
+            if option in adopted or net < ADOPT:
+                continue
+            if adopted and (negative_losses < 0 or net < DECISIVE):
+                continue
+            combined = {**base, **adopted, option: value}
+            if _key(combined) in seen or table_for(self.variant, combined) is None:
+                continue
+            adopted[option] = value
+        return adopted
+
+    def _verdicts(self, base: dict[str, Any], tally: Round | None,
+                  alternatives: dict[tuple, tuple[str, Any]]) -> list[Verdict]:
+        verdicts = []
+        by_option: dict[str, dict[Any, Tally]] = {}
+        for key, (option, value) in alternatives.items():
+            by_option.setdefault(option, {})[repr(value)] = (tally.tallies.get(key) if tally else None) or Tally()
+        for option, values in self.values.items():
+            sent = self.sent_options[option]
+            value = base[option]
+            tallies = by_option.get(option, {})
+            against = {v: {"wins": t.wins, "losses": t.losses, "contested": t.contested} for v, t in tallies.items()}
+            unseen = [v for v, t in tallies.items() if t.contested == 0]
+            if any(t.wins >= SPLIT_WINS and 2 * t.wins >= t.losses for t in tallies.values()):
+                status = "uncertain"           # the evidence is split: the engine fits neither well
+            elif unseen:
+                status = "not observed"
+                if value != sent and repr(sent) in unseen:
+                    value = sent          # nothing tells them apart: the engine is taken to follow the table
+            else:
+                status = "as sent" if value == sent else "differs"
+            verdicts.append(Verdict(option, sent, value, status, against))
+        return verdicts
+
+    # -- the remaining deviations ---------------------------------------------------------------------
+    def _check(self, result: Identification) -> None:
+        if self.check_hands <= 0:
+            return
+        table = table_for(self.variant, result.options)
+        if table is None:
+            return
+        self.progress(f"checking the identified rules on {self.check_hands} hands")
+        fuzzer = Fuzzer(self.make_engine, self.variant, self.sent, table, seed=self.seed, hands=self.check_hands,
+                        max_divergences=self.max_deviations, probes=0.0)
+        found = fuzzer.run()
+        result.deviations = found.divergences
+        result.check_hands = found.hands
+        for note in found.notes:
+            if note not in result.notes:
+                result.notes.append(note)
+
+
+def _decided(tally: Round) -> bool:
+    return any(t.net >= DECISIVE and t.losses == 0 for t in tally.tallies.values())
+
+
+def _best(tally: Round, alternatives: dict[tuple, tuple[str, Any]]) -> dict[str, Any] | None:
+    if not tally.tallies:
+        return None
+    key, best = max(((k, t) for k, t in tally.tallies.items() if k in alternatives), key=lambda kt: kt[1].net,
+                    default=(None, None))
+    if key is None:
+        return None
+    option, value = alternatives[key]
+    return {"option": option, "value": value, "wins": best.wins, "losses": best.losses}
+
