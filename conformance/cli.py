@@ -186,6 +186,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from .corpus_commands import add_corpus_commands
+    from .fuzz_commands import add_fuzz_commands
 
     parser = argparse.ArgumentParser(
         prog="euchre-spec", description="The Euchre family's rules as data, a reference interpreter and a conformance "
@@ -248,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_mutants)
 
     add_corpus_commands(sub)
+    add_fuzz_commands(sub)
 
     cache = sub.add_parser("cache", help="the on-disk cache of parsed and validated files")
     cache_sub = cache.add_subparsers(dest="cache_command", required=True, metavar="ACTION")
