@@ -13,18 +13,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance import CORPUS_DIR
+from conformance.runner import FAILING
 from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 
-from conformance import CORPUS_DIR
 from .casepages import render_case_page, render_corpus_index
-from conformance.runner import FAILING
-from .compliance import read_reports, render_compliance
+from .compare import render_matrix, render_variants_index
+from .compliance import Attribution, read_reports, render_compliance
 from .corpus import Replay, SiteCase, load_site_cases, replay
+from .egn import EGN_PAGE, render_egn
 from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
                     case_page, variant_page)
-from .compare import render_matrix, render_variants_index
 from .schemas import render_schema_index, render_schema_page, schema_files
 from .tables import SiteError, VariantView, all_views
 from .variant import pick_examples, render_variant
@@ -42,6 +43,7 @@ class Site:
     cases: list[SiteCase] = field(default_factory=list)
     examples: dict[str, list[str]] = field(default_factory=dict)  # variant id -> case ids told as examples
     paged: set[str] = field(default_factory=set)                 # case ids with a page of their own
+    untested: list[str] = field(default_factory=list)            # variant ids no case plays
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -74,6 +76,7 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     site.variants = [(v.id, v.table["title"]) for v in views]
     site.anchors = {v.id: v.clause_ids() for v in views}
     titles = {v.id: v.clause_titles() for v in views}
+    variant_titles = dict(site.variants)
 
     clock = time.perf_counter()
     cases = load_site_cases(root=corpus_dir)
@@ -87,9 +90,12 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
         by_variant.setdefault(case.variant, []).append(case)
     for view in views:
         site.examples[view.id] = [c.id for c in pick_examples(by_variant.get(view.id, []))]
+    site.untested = [v.id for v in views if not by_variant.get(v.id)]
     # A page for every case but the generated ones (hundreds of random games, linked as files),
     # except those told as examples or that a committed report shows failing.
-    failing = {line.get("id") for report in reports for line in report.cases if line.get("outcome") in FAILING}
+    known = {c.id for c in cases}
+    failing = {line.get("id") for report in reports for line in report.cases
+               if line.get("outcome") in (*FAILING, "expected-fail") and line.get("id") in known}
     shown = {c for ids in site.examples.values() for c in ids}
     site.paged = {c.id for c in cases if "generated" not in c.tags or c.id in shown or c.id in failing}
     # Resolve afresh on every build (a long-lived `mkdocs serve` must see edited tables).
@@ -111,13 +117,13 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     counts = Counter(c.variant for c in cases)
     for view in views:
         page = variant_page(view.id)
-        site.pages[page] = render_variant(view, by_variant.get(view.id, []), replays, links(page))
+        site.pages[page] = render_variant(view, by_variant.get(view.id, []), replays, links(page), variant_titles)
     site.pages[VARIANTS_INDEX] = render_variants_index(views, dict(counts), links(VARIANTS_INDEX))
-    site.pages[COMPARE_PAGE] = render_matrix(views, links(COMPARE_PAGE))
+    site.pages[COMPARE_PAGE] = render_matrix(views, links(COMPARE_PAGE), dict(counts))
+    site.pages[EGN_PAGE] = render_egn(views, links(EGN_PAGE))
     site.timings["variants"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
-    variant_titles = dict(site.variants)
     version = _corpus_version(corpus_dir)
     site.pages[CORPUS_INDEX] = render_corpus_index(cases, site.variants, version, links(CORPUS_INDEX))
     for case in cases:
@@ -136,5 +142,8 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     site.timings["schemas"] = time.perf_counter() - clock
 
     site.pages[PROTOCOL_PAGE] = (spec_root() / PROTOCOL_PAGE).read_text(encoding="utf-8")
-    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version)
+    by_id = {c.id: c for c in cases}
+    tables = {v.id: v.table for v in views}
+    attribute = Attribution(by_id, replays, tables.get)
+    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version, attribute)
     return site

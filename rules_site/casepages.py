@@ -50,6 +50,11 @@ def render_corpus_index(cases: list[SiteCase], variants: list[tuple[str, str]], 
         by_variant[case.variant].append(case)
     titles = dict(variants)
     order = [v for v, _ in variants if v in by_variant] + sorted(v for v in by_variant if v not in titles)
+    untested = [v for v, _ in variants if v not in by_variant]
+    if untested:
+        lines += ["", "## Untested variants {#untested}", "",
+                  "No case plays these variants yet, so no engine is checked against them: "
+                  + ", ".join(links.variant(v, md_text(titles[v])) for v in untested) + "."]
     for variant in order:
         group = by_variant[variant]
         title = titles.get(variant, variant)
@@ -88,15 +93,19 @@ def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: s
     lines.append("**Rules tested:** " + _clauses(case, links) + ".")
     if case.description:
         lines += ["", md_text(case.description)]
-    lines += ["", "## The game, step by step {#story}", "", render_example(case, rep, links, hand_heading="###"),
+    lines += ["", "## The game, step by step {#story}", "",
+              render_example(case, rep, links, hand_heading="###", prefix="story", viewer=case.hand_written),
               "## The script {#script}", ""]
     if case.generated:
-        # Generated cases expect every state field at every step: their script is the file itself.
-        lines.append(f"This case was generated: it checks the legal actions and the main state fields after every "
-                     f"step, as its file [{code(case.rel)}]({links.to(case_file(case.rel))}) lists them.")
+        # Generated cases expect every state field at every step: the file lists them all.
+        lines += [f"This case was generated: it checks the legal actions and the main state fields after every "
+                  f"step, as its file [{code(case.rel)}]({links.to(case_file(case.rel))}) lists them.", "",
+                  render_script(case, links, brief=True)]
     else:
-        lines += ["What `euchre-spec check` sends and checks: each action by the seat to act, the exact set of legal "
-                  "actions where the case gives it, the state fields after the step, and the actions that must be "
-                  "refused.", render_script(case, links)]
+        lines += ["What `euchre-spec check` sends and checks, in the protocol's tokens: each action by the seat to act, "
+                  "the exact set of legal actions where the case gives it, the state fields after the step, and the "
+                  "actions that must be refused. Each step has an anchor (`#h1-s3`: hand 1, step 3), which the "
+                  f"[compliance page]({links.to('compliance/index.md')}) links to."]
+    lines += ["", render_script(case, links)]
     return "\n".join(lines) + "\n"
 

@@ -1,254 +1,296 @@
-"""The comparison matrix: every variant against every rule axis, each cell read from the
-variant's resolved table (default options), with a mark where an option can change it."""
+"""The variants side by side (the comparison page) and the list of variants, both grouped by
+family (the tables' ``family``).
+
+The comparison puts the summaries first, then one table: a row per rule axis, a column per
+variant; a cell that says the same as the base game (the table most others extend) is shown
+as a dimmed "=", so the differences stand out; the row labels stay in view when the table
+scrolls sideways (on a phone).
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from html import escape
 from typing import Any, Callable
 
-from .notation import card_html, colours_of
-from .words import LEAD, SIDES, hand_size, kitty_size, pack, rank_text, short_award, short_bidding, widow_size
-from .links import COMPARE_PAGE, CORPUS_INDEX, Links, code, md_cell, md_text, variant_page
-from .tables import VariantView, compact
+from .links import COMPARE_PAGE, CORPUS_INDEX, Links, md_text, variant_page
+from .notation import Notation, number_word, plural, rank_text
+from .tables import VariantView, base_variant
+from .words import BIDDING_KINDS, hand_size, join, pack, points_words, seat_ref, widow_size
 
 
 @dataclass(frozen=True)
 class Axis:
     key: str
     title: str
-    section: str                       # the table section, whose topic heading the row links to
-    paths: tuple[str, ...]             # the table paths this axis reads (for the option mark)
-    short: Callable[[dict[str, Any]], str]
-    glance: bool = False               # also shown in a variant page's "at a glance" table
+    section: str                          # the variant page's section (rules-<section>)
+    cell: Callable[[dict[str, Any], Notation], str]
 
 
-def _players(t: dict[str, Any]) -> str:
-    p = t["players"]
-    text = f"{p['count']}, {SIDES.get(p.get('sides'), p.get('sides'))}"
-    if p.get("sides") == "partnerships" and p.get("partnerships"):
-        text += " (" + " v ".join("&".join(str(s) for s in group) for group in p["partnerships"]) + ")"
+def _players(t: dict[str, Any], w: Notation) -> str:
+    n = t["players"]["count"]
+    if w.team_game:
+        return f"{n}, {number_word(len(w.units))} teams of {number_word(len(w.units[0]))}"
+    return f"{n}, " + {"maker-against-rest": "the maker against the rest", "maker-and-called": "the maker and a called partner",
+                       "each-alone": "each for himself"}.get(t["players"].get("sides"), str(t["players"].get("sides")))
+
+
+def _pack(t: dict[str, Any], w: Notation) -> str:
+    ranks = t["deck"].get("ranks", [])
+    text = f"{len(pack(t))} cards, {rank_text(ranks[0])} to {rank_text(ranks[-1])}" if ranks else f"{len(pack(t))} cards"
+    extra = t["deck"].get("extra") or []
+    if extra:
+        text += " and " + join([w.card(c) for c in extra])
     return text
 
 
-def _pack(t: dict[str, Any]) -> str:
-    d = t["deck"]
-    ranks = d.get("ranks", [])
-    text = f"{len(pack(t))} cards: {rank_text(ranks[0])}–{rank_text(ranks[-1])}" if ranks else f"{len(pack(t))} cards"
-    if d.get("extra"):
-        text += " + " + " ".join(card_html(c, colours_of(t)) for c in d["extra"])
-    return text
-
-
-TRUMP_WORDS = {"benny": "Benny", "right-bower": "R", "left-bower": "L"}
-
-
-def _trumps(t: dict[str, Any]) -> str:
-    return " ".join(TRUMP_WORDS.get(str(i), rank_text(str(i))) for i in t["ranking"].get("trump", []))
-
-
-def _plain(t: dict[str, Any]) -> str:
-    return " ".join(rank_text(str(r)) for r in t["ranking"].get("plain", []))
-
-
-def _no_trump(t: dict[str, Any]) -> str:
-    nt = t["ranking"].get("no-trump")
-    if not nt:
-        return "—"
-    text = " ".join(rank_text(str(r)) for r in nt.get("plain", []))
-    if nt.get("master"):
-        text += f"; master {card_html(nt['master'], colours_of(t))}"
-    return text
-
-
-def _deal(t: dict[str, Any]) -> str:
-    deal = t["deal"]
-    packets = "+".join(str(p["count"]) if p.get("to") == "players" else f"({p['count']} {deal.get('widow-name', 'widow')})"
-                       for p in deal.get("packets", []))
-    text = f"{hand_size(t)} each ({packets})"
-    if deal.get("upcard"):
-        text += ", upcard"
-    return text
-
-
-def _widow(t: dict[str, Any]) -> str:
-    size = widow_size(t)
-    return f"{size} ({t['deal'].get('widow-name', 'widow')})" if size else "—"
-
-
-def _kitty(t: dict[str, Any]) -> str:
-    return str(kitty_size(t))
-
-
-def _turned_down(t: dict[str, Any]) -> str:
-    p = t["bidding"].get("upcard-rounds")
-    return p.get("second-round", {}).get("turned-down-suit", "—") if p else "—"
-
-
-def _nt_call(t: dict[str, Any]) -> str:
-    p = t["bidding"].get("upcard-rounds")
-    if p:
-        return "yes" if p.get("second-round", {}).get("no-trump") else "no"
-    bids = t["bidding"].get("auction", {}).get("bids", [])
-    return "yes" if any(b.get("strain") == "NT" for b in bids) else "no"
-
-
-def _exchange(t: dict[str, Any]) -> str:
-    takes = t["exchange"].get("takes", [])
-    if not takes:
-        return "none"
+def _trumps(t: dict[str, Any], w: Notation) -> str:
+    ranking = t.get("ranking") or {}
     parts = []
-    for take in takes:
-        when = take.get("when") or {}
-        cond = ", ".join(([f"round {when['round']}"] if "round" in when else [])
-                         + ([f"maker {when['maker']}"] if "maker" in when else []))
-        text = f"{take.get('who')} ← {take.get('from')}" + (f" ({cond})" if cond else "")
-        if take.get("optional"):
-            text += " optional"
-        if take.get("unless-alone"):
-            text += " unless alone"
-        parts.append(text)
+    if ranking.get("benny"):
+        parts.append(f"{w.benny} ({w.card(ranking['benny'])}) highest")
+    parts.append("right and left bowers" if ranking.get("bowers") else "no bowers")
+    master = (ranking.get("no-trump") or {}).get("master")
+    if master:
+        parts.append(f"{w.card(master)} master at no-trumps")
     return "; ".join(parts)
 
 
-def _alone(t: dict[str, Any]) -> str:
-    a = t["alone"]
-    if not a.get("allowed"):
-        return "no"
-    return f"yes, {a.get('declared', '')}" + (f"; {a['effect']}" if a.get("effect") else "")
-
-
-def _defend(t: dict[str, Any]) -> str:
-    d = t["alone"].get("defend") or {}
-    return f"yes, against {d.get('against', 'a lone maker')}" if d.get("allowed") else "no"
-
-
-def _best(t: dict[str, Any]) -> str:
-    return "yes" if (t["alone"].get("partners-best") or {}).get("allowed") else "no"
-
-
-def _lead(t: dict[str, Any]) -> str:
-    p = t["play"]
-    text = LEAD.get(p.get("lead"), str(p.get("lead")))
-    if p.get("lone-lead") and t["alone"].get("allowed"):
-        text += f"; alone: {LEAD.get(p['lone-lead'], p['lone-lead'])}"
+def _deal(t: dict[str, Any], w: Notation) -> str:
+    packets = [str(p["count"]) for p in t["deal"].get("packets", []) if p.get("to") == "players"]
+    text = f"{hand_size(t)} each ({'+'.join(packets)})"
+    if widow_size(t):
+        text += f", {widow_size(t)} to the {w.widow}"
+    if t["deal"].get("upcard"):
+        text += ", an upcard"
     return text
 
 
-def _rows(t: dict[str, Any]) -> str:
-    rows = [r for r in t["scoring"].get("rows", []) if r.get("enabled", True) is not False]
-    return "<br>".join(f"{r['id']} {short_award(r.get('award') or {})}" for r in rows)
+def _making(t: dict[str, Any], w: Notation) -> str:
+    steps = [s for s in t.get("hand") or [] if s.get("kind") in BIDDING_KINDS]
+    parts = []
+    rounds = [s for s in steps if s.get("kind") == "make-trumps"]
+    if rounds:
+        words = []
+        for s in rounds:
+            if s.get("action") == "order":
+                words.append("accept the upcard's suit")
+            else:
+                words.append(("name another suit" if s.get("turned-down") == "forbidden" else "name any suit")
+                             + (" or no-trumps" if s.get("no-trump") else ""))
+        parts.append(", then ".join(words))
+        if any(s.get("stuck") for s in rounds):
+            parts.append("the dealer is stuck")
+    for s in steps:
+        if s.get("kind") == "auction":
+            bids = [b for b in s.get("bids") or [] if b.get("enabled", True)]
+            tricks = sorted({b["tricks"] for b in bids if "tricks" in b})
+            nt = any(b.get("strain") == "NT" for b in bids)
+            parts.append(f"an auction, {tricks[0]} to {tricks[-1]} tricks" if len(tricks) > 1 else "an auction")
+            if nt:
+                parts[-1] += ", no-trumps too"
+        elif s.get("kind") == "force-bid":
+            parts.append(f"{seat_ref(s.get('who'), w)} may be given the bid")
+        elif s.get("kind") == "name" and s.get("effect") == "trumps":
+            parts.append(f"{seat_ref(s.get('who'), w)} names trumps")
+    ends = [s for s in steps if s.get("kind") in ("throw-in", "set-trumps")]
+    for s in ends:
+        parts.append("all pass: thrown in" if s.get("kind") == "throw-in" else f"all pass: played at {w.strain(s.get('trumps'))}")
+    return "; ".join(parts) or "—"
 
 
-def _makers_need(t: dict[str, Any]) -> str:
-    return str(t["scoring"].get("makers-need", "by the bid"))
+def _alone(t: dict[str, Any], w: Notation) -> str:
+    offers = [s for s in t.get("hand") or [] if s.get("kind") == "offer" and s.get("effect") in ("alone", "defend-alone")]
+    if not offers:
+        bids = [b for s in t.get("hand") or [] for b in s.get("bids") or [] if b.get("alone")]
+        return "by some bids" if bids else "no"
+    parts = []
+    for s in offers:
+        if s.get("effect") == "alone":
+            parts.append("the maker may" + (" (sometimes must)" if s.get("forced") else ""))
+        else:
+            parts.append("a lone defence" + (" against any maker" if not (s.get("when") or {}).get("alone") else ""))
+    order = [s.get("kind") for s in t.get("hand") or []]
+    first_offer = next(i for i, s in enumerate(t.get("hand") or []) if s in offers)
+    if "exchange" in order:
+        parts.append("decided before the exchange" if first_offer < order.index("exchange") else "decided after the exchange")
+    return "; ".join(parts)
 
 
-def _target(t: dict[str, Any]) -> str:
-    g = t["game"]
-    text = str(g.get("target"))
-    if g.get("lose-at") is not None:
-        text += f"; lose at {g['lose-at']}"
-    return text
+def _exchange(t: dict[str, Any], w: Notation) -> str:
+    parts = []
+    for s in t.get("hand") or []:
+        if s.get("kind") == "exchange":
+            for take in s.get("takes") or []:
+                source = "the upcard" if take.get("from") == "upcard" else f"the {w.widow}"
+                cond = []
+                when = take.get("when") or {}
+                if "round" in when:
+                    cond.append(f"round {when['round']}")
+                if when.get("alone") is False:
+                    cond.append("not alone")
+                text = f"{seat_ref(take.get('who'), w).split(' (')[0]} takes {source}" + (f" ({', '.join(cond)})" if cond else "")
+                if take.get("optional"):
+                    text += ", may decline"
+                parts.append(text)
+        elif s.get("kind") == "give":
+            parts.append("the loner's partner may pass a card")
+        elif s.get("kind") == "offer" and s.get("effect") == "swap-with-kitty":
+            parts.append("a swap with the kitty")
+    return "; ".join(parts) or "none"
 
 
-def _first_dealer(t: dict[str, Any]) -> str:
-    return str(t["game"].get("first-dealer"))
+def _lead(t: dict[str, Any], w: Notation) -> str:
+    play = next((s for s in t.get("hand") or [] if s.get("kind") == "play"), {})
+    parts = []
+    for rule in play.get("lead") or []:
+        who = seat_ref(rule.get("seat"), w).split(" (")[0]
+        if (rule.get("when") or {}).get("alone") is True:
+            parts.append(f"{who} if alone")
+        elif rule.get("when"):
+            parts.append(f"{who} (sometimes)")
+        else:
+            parts.append(who)
+    return ", else ".join(parts) or "the eldest hand"
 
 
-def _tie(t: dict[str, Any]) -> str:
-    return ", ".join(t["game"].get("simultaneous") or []) or "—"
+def _scoring(t: dict[str, Any], w: Notation) -> str:
+    rows = [r for r in (t.get("scoring") or {}).get("rows") or [] if r.get("enabled", True) is not False]
+    titles = {c["id"]: c["title"] for c in t.get("clauses") or []}
+    items = []
+    for row in rows:
+        awards = row.get("award") or []
+        points = ", ".join(f"{points_words(a.get('points', 0), short=True)}{'' if a.get('to') in ('makers', 'maker') else ' to ' + {'defenders': 'def.', 'everyone': 'each'}.get(a.get('to'), a.get('to'))}"
+                           for a in awards) or "0"
+        items.append(f"{escape(titles.get(row['id'], row['id'].replace('-', ' ')))}: {points}")
+    return "<br>".join(items)
 
 
-def _benny(t: dict[str, Any]) -> str:
-    benny = t["ranking"].get("benny")
-    return card_html(benny, colours_of(t)) if benny else "—"
+def _game(t: dict[str, Any], w: Notation) -> str:
+    game = t["game"]
+    parts = []
+    if game.get("target"):
+        parts.append(f"{'down to' if game.get('direction') == 'down' else 'first to'} {game['target']}")
+    if game.get("deals"):
+        parts.append(f"{game['deals']} deals")
+    if game.get("lose-at") is not None:
+        parts.append(f"lose at {game['lose-at']}")
+    return "; ".join(parts) or "—"
+
+
+def _first_dealer(t: dict[str, Any], w: Notation) -> str:
+    return {"first-black-jack": "first black jack", "random": "at random", "cut": "cut, lowest deals"}.get(
+        t["game"].get("first-dealer"), str(t["game"].get("first-dealer")))
 
 
 AXES: tuple[Axis, ...] = (
-    Axis("players", "Players", "players", ("players",), _players, True),
-    Axis("pack", "Pack", "deck", ("deck",), _pack, True),
-    Axis("benny", "Benny", "ranking", ("ranking.benny",), _benny),
-    Axis("trumps", "Trumps, high to low", "ranking", ("ranking.trump",), _trumps, True),
-    Axis("plain", "Plain suits, high to low", "ranking", ("ranking.plain",), _plain),
-    Axis("no-trump", "No-trump ranking", "ranking", ("ranking.no-trump",), _no_trump),
-    Axis("deal", "Deal", "deal", ("deal.packets", "deal.upcard"), _deal, True),
-    Axis("widow", "Widow / dummy", "deal", ("deal.packets",), _widow),
-    Axis("kitty", "Cards not dealt", "deal", ("deal", "deck"), _kitty),
-    Axis("bidding", "Bidding", "bidding", ("bidding",), short_bidding, True),
-    Axis("turned-down", "Turned-down suit in round 2", "bidding", ("bidding.upcard-rounds.second-round.turned-down-suit",), _turned_down),
-    Axis("nt-call", "No-trumps can be made", "bidding", ("bidding.upcard-rounds.second-round.no-trump", "bidding.auction.bids"), _nt_call),
-    Axis("exchange", "Cards taken up", "exchange", ("exchange",), _exchange),
-    Axis("alone", "Going alone", "alone", ("alone.allowed", "alone.declared", "alone.effect"), _alone, True),
-    Axis("defend", "Defending alone", "alone", ("alone.defend",), _defend),
-    Axis("best", "Partner's best card", "alone", ("alone.partners-best",), _best),
-    Axis("lead", "Opening lead", "play", ("play",), _lead),
-    Axis("makers-need", "Tricks the makers need", "scoring", ("scoring.makers-need",), _makers_need),
-    Axis("rows", "Scoring rows (points)", "scoring", ("scoring.rows",), _rows, True),
-    Axis("target", "Game", "game", ("game.target", "game.lose-at"), _target, True),
-    Axis("first-dealer", "First dealer", "game", ("game.first-dealer",), _first_dealer),
-    Axis("tie", "Tie-breaks", "game", ("game.simultaneous",), _tie),
+    Axis("players", "Players", "players", _players),
+    Axis("pack", "Pack", "cards", _pack),
+    Axis("trumps", "Top trumps", "cards", _trumps),
+    Axis("deal", "Deal", "dealing", _deal),
+    Axis("first-dealer", "First dealer", "dealing", _first_dealer),
+    Axis("making", "Making trumps", "bidding", _making),
+    Axis("alone", "Playing alone", "alone", _alone),
+    Axis("exchange", "Taking up cards", "exchange", _exchange),
+    Axis("lead", "Opening lead", "play", _lead),
+    Axis("scoring", "A hand is worth", "scoring", _scoring),
+    Axis("game", "Game", "game", _game),
 )
 
 
-def option_mark(view: VariantView, axis: Axis, links: Links) -> str:
-    keys = []
-    for path in axis.paths:
-        for key, _ in view.option_setting(path):
-            if key not in keys:
-                keys.append(key)
-    if not keys:
-        return ""
-    return " " + " ".join(f"[⚙]({links.to(variant_page(view.id), 'option-' + k)} \"option: {md_text(view.options[k].get('title', k))}\")"
-                          for k in keys)
+def families(views: list[VariantView]) -> list[tuple[str, list[VariantView]]]:
+    grouped: dict[str, list[VariantView]] = defaultdict(list)
+    for view in views:
+        grouped[view.family].append(view)
+    return list(grouped.items())
 
 
-def render_matrix(views: list[VariantView], links: Links) -> str:
-    lines = ["---", "hide:", "  - toc", "---", "", "# The variants compared", "",
-             "Every variant of the specification, side by side, on every axis of the rule tables. Each cell is read "
-             "from the variant's resolved table with its default options when the site is built; ⚙ marks a value an "
-             "option of that variant can change (it links to the option). The row names link to the rules of the "
-             "first variant; the column heads link to each variant's page.", ""]
+def _cell(axis: Axis, view: VariantView) -> str:
+    try:
+        return axis.cell(view.table, Notation(view.table))
+    except (KeyError, TypeError, IndexError, ValueError, StopIteration):
+        return "?"
+
+
+def render_matrix(views: list[VariantView], links: Links, case_counts: dict[str, int] | None = None) -> str:
+    lines = ["---", "hide:", "  - toc", "---", "", "# The variants compared", ""]
     if not views:
         return "\n".join(lines + ["There are no variants yet."]) + "\n"
-    head = "| Axis | " + " | ".join(links.variant(v.id, md_text(v.table["title"])) for v in views) + " |"
-    lines += [head, "|---|" + "---|" * len(views)]
+    base = base_variant(views)
+    base_view = next(v for v in views if v.id == base)
+    case_counts = case_counts or {}
+    lines += [f"Every variant of the specification, by family, then side by side. In the table a dimmed **=** means "
+              f"*the same as {md_text(base_view.title)}*, the base game, so what is left is what differs. Each cell is read "
+              "from the variant's rule table with its default options when the site is built; the row names link to "
+              f"the rules of {md_text(base_view.title)}, the column heads to each variant's page.", ""]
+    lines += ["## The variants in one line each {#summaries}", ""]
+    for family, members in families(views):
+        lines += [f"**{md_text(family)}**", ""]
+        for view in members:
+            parent = f" (a preset of {links.variant(view.raw_extends, md_text(_title(views, view.raw_extends)))})" if view.raw_extends else ""
+            untested = " *Untested: no case yet.*" if not case_counts.get(view.id) and case_counts else ""
+            lines.append(f"- {links.variant(view.id, '**' + md_text(view.title) + '**')}{parent}: {md_text(view.table['summary'])}{untested}")
+        lines.append("")
+    lines += ["## Side by side {#table}", ""]
+    groups = families(views)
+    html = ['<div class="es-scroll es-compare-wrap"><table class="es-compare"><caption>The rule tables compared '
+            f'(= the same as {escape(base_view.title)})</caption><thead><tr><td class="es-corner"></td>']
+    for family, members in groups:
+        html.append(f'<th scope="colgroup" colspan="{len(members)}" class="es-family">{escape(family)}</th>')
+    html.append('</tr><tr><th scope="col" class="es-axis">Rule</th>')
+    for _, members in groups:
+        for view in members:
+            html.append(f'<th scope="col"><a href="{escape(links.url(variant_page(view.id)))}">{escape(view.title)}</a></th>')
+    html.append("</tr></thead><tbody>")
     for axis in AXES:
-        cells = []
-        for view in views:
-            try:
-                text = axis.short(view.table)
-            except (KeyError, TypeError, IndexError):
-                text = "?"
-            cells.append(md_cell(text) + option_mark(view, axis, links))
-        first = views[0].id
-        lines.append(f"| [{md_text(axis.title)}]({links.to(variant_page(first), 'topic-' + axis.section)}) | " + " | ".join(cells) + " |")
-    lines += ["", "| Options | " + " | ".join(
-        md_cell("<br>".join(f"[{md_text(o.get('title', k))}]({links.to(variant_page(v.id), 'option-' + k)}): {code(compact(o.get('default')))}"
-                            for k, o in v.options.items()) or "—") for v in views) + " |", "|---|" + "---|" * len(views)]
-    lines += ["", "## Summaries {#summaries}", ""]
-    for view in views:
-        extends = f" (extends {links.variant(view.raw_extends, md_text(view.raw_extends))})" if view.raw_extends else ""
-        lines.append(f"- {links.variant(view.id, '**' + md_text(view.table['title']) + '**')}{extends}: {md_text(view.table['summary'])}")
+        base_text = _cell(axis, base_view)
+        row = [f'<th scope="row" class="es-axis"><a href="{escape(links.url(variant_page(base), "rules-" + axis.section))}">'
+               f"{escape(axis.title)}</a></th>"]
+        for _, members in groups:
+            for view in members:
+                text = _cell(axis, view)
+                if view.id != base and text == base_text:
+                    row.append(f'<td class="es-same"><span aria-hidden="true">=</span><span class="es-sr">same as {escape(base_view.title)}</span></td>')
+                else:
+                    row.append(f"<td>{text}</td>")
+        html.append("<tr>" + "".join(row) + "</tr>")
+    row = ['<th scope="row" class="es-axis">House rules</th>']
+    for _, members in groups:
+        for view in members:
+            row.append(f"<td>{plural(len(view.options), 'option')}</td>" if view.options else "<td>none</td>")
+    html.append("<tr>" + "".join(row) + "</tr>")
+    row = ['<th scope="row" class="es-axis">Conformance cases</th>']
+    for _, members in groups:
+        for view in members:
+            count = case_counts.get(view.id, 0)
+            row.append(f"<td>{count}</td>" if count else '<td class="es-untested">untested</td>')
+    html.append("<tr>" + "".join(row) + "</tr></tbody></table></div>")
+    lines.append("".join(html))
     return "\n".join(lines) + "\n"
+
+
+def _title(views: list[VariantView], variant: str | None) -> str:
+    return next((v.title for v in views if v.id == variant), variant or "")
 
 
 def render_variants_index(views: list[VariantView], case_counts: dict[str, int], links: Links) -> str:
     lines = ["# The variants", "",
              "Each variant is a rule table in `spec/variants/`; its page here is generated from that table when the "
-             "site is built, so the page and the table cannot disagree. The rules are told clause by clause, each "
-             "under an anchor that conformance cases cite; the options are listed with their defaults, alternatives "
-             "and sources; and the worked examples are cases from the conformance corpus.", "",
-             f"See also [all the variants compared]({links.to(COMPARE_PAGE)}) axis by axis.", ""]
-    titles = {v.id: v.table["title"] for v in views}
-    for view in views:
-        t = view.table
-        parent = view.raw_extends
-        extends = f" A preset of {links.variant(parent, md_text(titles.get(parent, parent)))}." if parent else ""
-        facts = [f"{t['players']['count']} players, {SIDES.get(t['players'].get('sides'), t['players'].get('sides'))}",
-                 _pack(t), short_bidding(t), f"game to {_target(t)}",
-                 f"{len(view.options)} option{'s' if len(view.options) != 1 else ''}",
-                 f"[{case_counts.get(view.id, 0)} cases]({links.to(CORPUS_INDEX, 'variant-' + view.id)})"]
-        lines += [f"- {links.variant(view.id, '**' + md_text(t['title']) + '**')}: {md_text(t['summary'])}{extends}  ",
-                  "  " + " · ".join(facts), ""]
+             "site is built, so the page and the table cannot disagree. Each page teaches the game in the order of play, "
+             "with worked examples from the conformance corpus; every rule has a stable anchor that the cases cite.", "",
+             f"See also [all the variants compared]({links.to(COMPARE_PAGE)}).", ""]
+    for family, members in families(views):
+        lines += [f"## {md_text(family)}", ""]
+        for view in members:
+            t = view.table
+            w = Notation(t)
+            parent = view.raw_extends
+            extends = f" A preset of {links.variant(parent, md_text(_title(views, parent)))}." if parent else ""
+            count = case_counts.get(view.id, 0)
+            tested = (f"[{plural(count, 'case')}]({links.to(CORPUS_INDEX, 'variant-' + view.id)})" if count
+                      else "**untested** (no case yet)")
+            facts = [_players(t, w) + " players", f"{len(pack(t))} cards", _game(t, w), plural(len(view.options), "option"), tested]
+            lines += [f"- {links.variant(view.id, '**' + md_text(t['title']) + '**')}: {md_text(t['summary'])}{extends}  ",
+                      "  " + " · ".join(facts), ""]
     return "\n".join(lines) + "\n"
-

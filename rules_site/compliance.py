@@ -1,9 +1,16 @@
-"""The compliance page: every JSON Lines report under ``docs/compliance/reports/``, rendered.
+"""The compliance page: every JSON Lines report under ``docs/compliance/reports/``, rendered
+for an engine author who has to act on it.
 
 A report is what ``euchre-spec check --json FILE`` writes: a header line (the engine, the
-suite and corpus versions), one line per case, a footer with the counts. The page shows an
-engine × variant table of pass counts, then for each report its failures, each linked to
-its case page and to the rule clause the failure cites on the variant's page.
+suite and corpus versions), one line per case, a footer with the counts. The page shows a
+summary that fits a laptop screen (one row per engine, with its main cause of failure), the
+pass counts by variant, then for each engine its failures grouped by the rule clause of the
+step that failed and, within it, by their first difference ("expected phase alone, got
+discard": 12 cases), each case linked to that step's anchor on its case page.
+
+The clause of a failing step is the step's own ``clause`` in the case, else the clause of
+the table step whose phase the expectation names (a phase mismatch) or in which the step
+was taken (from the reference engine's replay), else what the report says.
 """
 
 from __future__ import annotations
@@ -11,16 +18,21 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from conformance.report import read_jsonl
 from conformance.runner import FAILING, OUTCOMES
-from .links import Links, code, md_cell, md_text
+
+from .examples import hand_anchor, step_anchor
+from .links import Links, md_cell, md_text
+from .phases import phase_clause, step_clause, step_of_phase
 from .tables import compact
 
 NOT_RUN = ("skipped", "unsupported")
 MAX_REASONS = 20
+CATEGORY_WORDS = {"out_of_turn": "out of turn", "illegal_action": "against the rules", "wrong_phase": "at the wrong point"}
 
 
 @dataclass
@@ -30,6 +42,7 @@ class Report:
     cases: list[dict[str, Any]]
     footer: dict[str, Any] | None
     problems: list[str] = field(default_factory=list)
+    label: str = ""                     # the engine's name on the page, distinct from every other report's
 
     @property
     def anchor(self) -> str:
@@ -45,6 +58,12 @@ class Report:
         name = str(engine.get("name") or self.path.stem)
         return f"{name} {engine['version']}" if engine.get("version") else name
 
+    def outcomes(self) -> Counter:
+        return Counter(line.get("outcome", "?") for line in self.cases)
+
+    def ran_variants(self) -> list[str]:
+        return list(dict.fromkeys(line.get("variant", "?") for line in self.cases if line.get("outcome") not in NOT_RUN))
+
 
 def read_report(path: Path) -> Report:
     """A report, tolerating a run cut short (no footer); unreadable lines are listed as problems."""
@@ -52,103 +71,283 @@ def read_report(path: Path) -> Report:
 
 
 def read_reports(directory: Path) -> list[Report]:
-    """The reports of a directory: the engines that fail fewest cases first, then by name."""
+    """The reports of a directory: the engines that fail fewest cases first, then by name;
+    each with a label no other report shares."""
     reports = [read_report(p) for p in sorted(directory.glob("*.jsonl"))] if directory.is_dir() else []
 
     def key(report: Report) -> tuple:
-        outcomes = Counter(line.get("outcome") for line in report.cases)
+        outcomes = report.outcomes()
         return (sum(outcomes[o] for o in FAILING), -outcomes["pass"], report.name.lower())
-    return sorted(reports, key=key)
+    reports.sort(key=key)
+    label_reports(reports)
+    return reports
+
+
+def label_reports(reports: list[Report], titles: dict[str, str] | None = None) -> None:
+    """Give each report a distinct label: the engine's name and version, and where two
+    reports share them, what they ran (the variants) or else their file's name."""
+    titles = titles or {}
+    names = Counter(r.name for r in reports)
+    for report in reports:
+        report.label = report.name
+        if names[report.name] > 1:
+            ran = report.ran_variants()
+            report.label = f"{report.name} on {', '.join(titles.get(v, v) for v in ran[:2])}" if ran else report.name
+    labels = Counter(r.label for r in reports)
+    for report in reports:
+        if labels[report.label] > 1:
+            report.label = f"{report.label} ({report.path.stem})"
+
+
+# -- what failed, and where -------------------------------------------------------------------
+
+@dataclass
+class Failure:
+    line: dict[str, Any]
+    clause: str | None                 # the clause of the failing step
+    variant: str
+    anchor: str | None                 # the step's anchor on the case page
+    key: str                           # the first difference, as a grouping key
+    words: str                         # the first difference, in words
+    step: str                          # where, in words
+
+
+class Attribution:
+    """Finds the clause of a failing step and words its first difference, from the case
+    (its steps) and the reference engine's replay of it (the phase at each step)."""
+
+    def __init__(self, cases: dict[str, Any], replays: dict[str, Any], tables: Callable[[str], dict[str, Any] | None]):
+        self.cases = cases
+        self.replays = replays
+        self.tables = tables
+
+    def table(self, line: dict[str, Any]) -> dict[str, Any] | None:
+        replay = self.replays.get(line.get("id"))
+        if replay is not None and replay.table:
+            return replay.table
+        return self.tables(line.get("variant", ""))
+
+    def phase_at(self, line: dict[str, Any], hand: int | None, step: int | None) -> str | None:
+        replay = self.replays.get(line.get("id"))
+        if replay is None or not hand or hand > len(replay.hands):
+            return None
+        record = replay.hands[hand - 1]
+        if step and step <= len(record.steps):
+            return record.steps[step - 1].before.get("phase")
+        if step is None and record.end is not None:
+            return record.end.get("phase")
+        if step is None and record.start is not None:
+            return record.start.get("phase")
+        return None
+
+    def __call__(self, line: dict[str, Any]) -> Failure:
+        failure = line.get("failure") or {}
+        hand, step = failure.get("hand"), failure.get("step")
+        case = self.cases.get(line.get("id"))
+        table = self.table(line) or {}
+        clause = None
+        if case is not None and hand and step:
+            try:
+                clause = case.hands[hand - 1]["steps"][step - 1].get("clause")
+            except (IndexError, KeyError, TypeError):
+                clause = None
+        phase = self.phase_at(line, hand, step)
+        where = failure.get("where", "")
+        if clause is None and failure.get("field") == "phase" and isinstance(failure.get("expected"), str):
+            clause = phase_clause(table, failure["expected"])
+        if clause is None and hand and step is None and "after the deal" in where:
+            clause = next((c["id"] for c in table.get("clauses") or [] if c.get("topic") == "deal"), None)
+        if clause is None:
+            clause = phase_clause(table, phase)
+        if clause is None:
+            clause = (failure.get("clause") or {}).get("id") or (line.get("clauses") or [None])[0]
+        anchor = None
+        if hand and step:
+            anchor = step_anchor(hand, step)
+        elif hand and "perft" in where:
+            anchor = hand_anchor(hand) + "-perft"
+        elif hand:
+            anchor = hand_anchor(hand)
+        key, words = difference(failure, line, table, phase)
+        return Failure(line, clause, line.get("variant", ""), anchor, key, words, step_words(failure))
+
+
+def step_words(failure: dict[str, Any]) -> str:
+    hand, step = failure.get("hand"), failure.get("step")
+    if hand and step:
+        action = failure.get("action")
+        return f"hand {hand}, step {step}" + (f" ({failure.get('seat')} {action})" if action else "")
+    return failure.get("where") or ""
+
+
+def title_of(table: dict[str, Any], phase: str | None) -> str:
+    step = step_of_phase(table, phase)
+    clause = step_clause(table, step)
+    titles = {c["id"]: c["title"] for c in table.get("clauses") or []}
+    return titles.get(clause or "", "") if clause else ""
+
+
+def _phase(table: dict[str, Any], phase: Any) -> str:
+    title = title_of(table, phase) if isinstance(phase, str) else ""
+    return f"{title} (phase {phase})" if title else f"phase {phase}"
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def difference(failure: dict[str, Any], line: dict[str, Any], table: dict[str, Any], phase: str | None) -> tuple[str, str]:
+    """The first difference of a failure: a key to group by, and its words."""
+    field_ = failure.get("field")
+    expected, actual = failure.get("expected"), failure.get("actual")
+    message = str(failure.get("message") or line.get("detail") or line.get("outcome", ""))
+    if field_ == "phase":
+        return (f"phase:{expected}:{actual}",
+                f"expected phase {expected}, got {actual}: the engine is at {_phase(table, actual)} where the rules are at "
+                f"{_phase(table, expected)}")
+    if field_ == "to_act":
+        return (f"to_act:{phase}", f"another seat to act at {_phase(table, phase)}" if phase else "another seat to act")
+    if field_ == "error":
+        return (f"accepted:{expected}", f"accepts an action it must refuse ({CATEGORY_WORDS.get(str(expected), expected)})"
+                + (f" at {_phase(table, phase)}" if phase else ""))
+    if field_ == "legal" and isinstance(expected, list) and isinstance(actual, list):
+        missing = sorted(set(expected) - set(actual))
+        extra = sorted(set(actual) - set(expected))
+        kinds = sorted({t.split(":")[0] for t in missing + extra})
+        detail = "; ".join(p for p in (("missing " + ", ".join(missing)) if missing else "",
+                                       ("extra " + ", ".join(extra)) if extra else "") if p)
+        return (f"legal:{phase}:{','.join(kinds)}:{bool(missing)}:{bool(extra)}",
+                f"other legal actions at {_phase(table, phase)}" + (f" ({detail})" if detail else ""))
+    if field_ == "nodes":
+        return (f"nodes:{phase}", f"another count of legal action sequences (perft) from {_phase(table, phase)}")
+    if field_:
+        if _scalar(expected) and _scalar(actual):
+            return (f"field:{field_}:{expected}:{actual}", f"expected {field_} {compact(expected)}, got {compact(actual)}")
+        return (f"field:{field_}", f"another {field_} than expected")
+    refused = re.match(r"engine refused (\w+): (\w+)", message)
+    if refused:
+        action = str(failure.get("action") or "").split(":")[0] or refused.group(1)
+        return (f"refused:{action}:{phase}", f"refuses {action}, which the rules allow" + (f" at {_phase(table, phase)}" if phase else ""))
+    text = re.sub(r"\b\d+(\.\d+)?\b", "N", message)
+    return (f"message:{text}", message)
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+def _mark(outcomes: Counter) -> str:
+    ran = sum(outcomes.values()) - sum(outcomes[o] for o in NOT_RUN)
+    bad = sum(outcomes[o] for o in FAILING)
+    if ran and not bad:
+        return '<span class="es-ok" role="img" aria-label="all passed">✓</span>'
+    if bad:
+        return '<span class="es-bad" role="img" aria-label="some failed">✗</span>'
+    return '<span class="es-none" role="img" aria-label="none run">–</span>'
 
 
 def _cell(outcomes: Counter) -> str:
     total = sum(outcomes.values())
     if not total:
-        return "—"
+        return '<td class="es-none">—</td>'
     ran = total - sum(outcomes[o] for o in NOT_RUN)
-    bad = sum(outcomes[o] for o in FAILING)
-    mark = ('<span class="es-ok" title="every case run passed">✓</span>' if ran and not bad
-            else '<span class="es-bad" title="some cases failed">✗</span>' if bad
-            else '<span class="es-none" title="no case run">–</span>')
-    text = f"{mark} **{outcomes['pass']}**/{ran}"
-    extra = []
-    if bad:
-        extra.append(f"{bad} failing")
-    if outcomes["expected-fail"]:
-        extra.append(f"{outcomes['expected-fail']} known")
-    not_run = sum(outcomes[o] for o in NOT_RUN)
-    if not_run:
-        extra.append(f"{not_run} not run")
-    return text + (f"<br><small>{', '.join(extra)}</small>" if extra else "")
-
-
-def _failure_text(line: dict[str, Any]) -> str:
-    failure = line.get("failure") or {}
-    parts = []
-    if failure.get("where"):
-        parts.append(md_text(failure["where"]))
-    if failure.get("message"):
-        parts.append(md_text(failure["message"]))
-    if "field" in failure:
-        parts.append(f"{code(str(failure['field']))}: expected {code(compact(failure.get('expected')))}, "
-                     f"got {code(compact(failure.get('actual')))}")
-    if not parts and line.get("detail"):
-        parts.append(md_text(str(line["detail"])))
-    return md_cell(": ".join(parts[:2]) + ("<br>" + parts[2] if len(parts) > 2 else "")) or line.get("outcome", "")
-
-
-def _rule(line: dict[str, Any], links: Links) -> str:
-    failure = line.get("failure") or {}
-    clause = failure.get("clause") or {}
-    clause_id = clause.get("id") or (line.get("clauses") or [None])[0]
-    if not clause_id:
-        return ""
-    title = clause.get("title") or clause_id
-    return links.clause(line.get("variant", ""), clause_id, md_text(title))
+    if not ran:
+        return f'<td class="es-none">not run ({total})</td>'
+    return f"<td>{_mark(outcomes)} {outcomes['pass']}/{ran}</td>"
 
 
 def render_compliance(reports: list[Report], variants: list[tuple[str, str]], links: Links,
-                      corpus_version: str | None = None) -> str:
+                      corpus_version: str | None = None, attribute: Attribution | None = None) -> str:
     """The page. ``variants`` lists (id, title) of the variants known to the site."""
+    titles = dict(variants)
+    label_reports(reports, titles)
+    attribute = attribute or Attribution({}, {}, lambda variant: None)
     lines = ["# Compliance", "",
              "The conformance corpus run against the reference engine and against every third-party engine someone "
-             "has adapted to the [engine protocol](" + links.to("protocol.md") + "). Each row is one JSON Lines report "
+             "has adapted to the [engine protocol](" + links.to("protocol.md") + "). Each engine is one JSON Lines report "
              "(`euchre-spec check --engine CMD --json FILE`) committed under `docs/compliance/reports/`; the page is "
              "rendered from those files when the site is built, so adding an engine is adding its report.", "",
-             "A cell counts the cases that **passed** out of those the engine ran for that variant; cases outside what "
-             "the engine declares in its `hello` (`unsupported`) or that it declined (`skipped`) are *not run*. "
-             "Failures are listed below each engine with the step, the expected and actual values, and the rule they test.", ""]
+             "For each engine the failures are grouped by the rule of the step that failed, and then by their first "
+             "difference, so that one mistake shows as one line with the number of cases it explains. Every failing "
+             "case links to the step where it fails.", ""]
     if not reports:
         return "\n".join(lines + ["No report yet."]) + "\n"
-    titles = dict(variants)
-    seen_variants = list(titles)
+    analysed = {r.path.name: [attribute(line) for line in r.cases if line.get("outcome") in (*FAILING, "expected-fail")]
+                for r in reports}
+    lines += ["## Summary {#summary}", ""]
+    html = ['<div class="es-scroll"><table class="es-summary"><thead><tr><th scope="col">Engine</th><th scope="col">Passed</th>'
+            '<th scope="col">Failing</th><th scope="col">Not run</th><th scope="col">Main cause of failure</th></tr></thead><tbody>']
     for report in reports:
-        for line in report.cases:
-            if line.get("variant") and line["variant"] not in seen_variants:
-                seen_variants.append(line["variant"])
-    used = [v for v in seen_variants if any(line.get("variant") == v for r in reports for line in r.cases)]
-    head = "| Engine | " + " | ".join(links.variant(v, md_text(titles.get(v, v))) for v in used) + " | All cases |"
-    lines += [head, "|---|" + "---|" * (len(used) + 1)]
+        outcomes = report.outcomes()
+        ran = sum(outcomes.values()) - sum(outcomes[o] for o in NOT_RUN)
+        bad = sum(outcomes[o] for o in FAILING)
+        causes = group_failures([f for f in analysed[report.path.name] if f.line.get("outcome") in FAILING])
+        main = ""
+        if causes:
+            clause, variant, members = causes[0]
+            main = (f"{escape(clause_title(links, variant, clause))}: {escape(dominant(members)[1])} "
+                    f"(<strong>{len(members)}</strong> of {bad})")
+        language = f'<br><span class="es-lang">{escape(str(report.engine["language"]))}</span>' if report.engine.get("language") else ""
+        html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
+                    f"<td>{_mark(outcomes)} {outcomes['pass']} of {ran}</td><td>{bad or ''}</td>"
+                    f"<td>{sum(outcomes[o] for o in NOT_RUN) or ''}</td><td>{main or ('—' if not bad else '')}</td></tr>")
+    html.append("</tbody></table></div>")
+    lines.append("".join(html))
+    lines += ["", "*Passed* counts the cases an engine ran (those outside what it declares in its `hello` are "
+              "*not run*: `unsupported`, or `skipped` when it declined them). Outcomes are those of "
+              f"[`euchre-spec check`]({links.to('cli.md')}); a failure listed in an engine's skip file counts as known "
+              "(`expected-fail`)."]
+    lines += by_variant(reports, variants, links)
     for report in reports:
-        by_variant: dict[str, Counter] = defaultdict(Counter)
-        total: Counter = Counter()
-        for line in report.cases:
-            by_variant[line.get("variant", "?")][line.get("outcome", "?")] += 1
-            total[line.get("outcome", "?")] += 1
-        lines.append(f"| [{md_text(report.name)}](#{report.anchor}) | " + " | ".join(_cell(by_variant[v]) for v in used)
-                     + f" | {_cell(total)} |")
-    lines += ["", '<span class="es-ok">✓</span> every case run passed · <span class="es-bad">✗</span> some failed · '
-              '<span class="es-none">–</span> none run. Outcomes are those of '
-              f"[`euchre-spec check`]({links.to('cli.md')}); `expected-fail` counts a failure listed in the engine's skip file."]
-    for report in reports:
-        lines += render_report(report, links, corpus_version)
+        lines += render_report(report, analysed[report.path.name], links, corpus_version, titles)
     return "\n".join(lines) + "\n"
 
 
-def render_report(report: Report, links: Links, corpus_version: str | None) -> list[str]:
+def by_variant(reports: list[Report], variants: list[tuple[str, str]], links: Links) -> list[str]:
+    titles = dict(variants)
+    seen = list(titles)
+    for report in reports:
+        for line in report.cases:
+            if line.get("variant") and line["variant"] not in seen:
+                seen.append(line["variant"])
+    used = [v for v in seen if any(line.get("variant") == v for r in reports for line in r.cases)]
+    lines = ["", "## By variant {#by-variant}", "", "Cases passed out of those run, for each variant (rows) and engine (columns).", ""]
+    head = "".join(f'<th scope="col"><a href="#{r.anchor}">{escape(r.label)}</a></th>' for r in reports)
+    html = [f'<div class="es-scroll"><table class="es-by-variant"><thead><tr><th scope="col">Variant</th>{head}</tr></thead><tbody>']
+    for variant in used:
+        cells = []
+        for report in reports:
+            cells.append(_cell(Counter(line.get("outcome", "?") for line in report.cases if line.get("variant") == variant)))
+        name = escape(titles.get(variant, variant))
+        link = f'<a href="{escape(links.url("variants/" + variant + ".md"))}">{name}</a>' if variant in titles else name
+        html.append(f'<tr><th scope="row">{link}</th>{"".join(cells)}</tr>')
+    html.append("</tbody></table></div>")
+    return lines + ["".join(html)]
+
+
+def group_failures(failures: list[Failure]) -> list[tuple[str | None, str, list[Failure]]]:
+    """Failures by the clause (and variant) of the failing step, the biggest group first."""
+    groups: dict[tuple[str | None, str], list[Failure]] = defaultdict(list)
+    for failure in failures:
+        groups[(failure.clause, failure.variant)].append(failure)
+    return sorted(((c, v, m) for (c, v), m in groups.items()), key=lambda g: (-len(g[2]), g[1], g[0] or ""))
+
+
+def dominant(members: list[Failure]) -> tuple[str, str, int]:
+    counts = Counter(f.key for f in members)
+    key, count = counts.most_common(1)[0]
+    return key, next(f.words for f in members if f.key == key), count
+
+
+def clause_title(links: Links, variant: str, clause: str | None) -> str:
+    if not clause:
+        return "No rule named"
+    return links.titles.get(variant, {}).get(clause, clause)
+
+
+def render_report(report: Report, failures: list[Failure], links: Links, corpus_version: str | None,
+                  titles: dict[str, str]) -> list[str]:
     engine = report.engine
     suite = report.header.get("suite") or {}
-    lines = ["", f"## {md_text(report.name)} {{#{report.anchor}}}", ""]
+    lines = ["", f"## {md_text(report.label)} {{#{report.anchor}}}", ""]
     facts = []
     if engine.get("language"):
         facts.append(f"language {md_text(str(engine['language']))}")
@@ -166,29 +365,55 @@ def render_report(report: Report, links: Links, corpus_version: str | None) -> l
     if declared == "*":
         facts.append("declares every rule table")
     elif isinstance(declared, dict):
-        facts.append("declares " + ", ".join(f"{code(v)}" for v in declared))
+        facts.append("declares " + ", ".join(md_text(titles.get(v, v)) for v in declared))
     facts.append(f"report [`{report.path.name}`](reports/{report.path.name})")
-    lines += [" · ".join(facts), ""]
+    lines += [" · ".join(facts), "{: .es-meta }", ""]
     for problem in report.problems:
         lines += ["!!! failure \"This report could not be read in full\"", "", f"    {md_text(problem)}", ""]
-    counts = Counter(line.get("outcome", "?") for line in report.cases)
+    counts = report.outcomes()
     lines.append("Outcomes: " + ", ".join(f"{o} **{counts[o]}**" for o in OUTCOMES if counts.get(o))
                  + (f" ({report.footer.get('cases')} cases" + (f", {report.footer['duration_s']} s" if 'duration_s' in report.footer else "") + ")"
                     if report.footer else " (the run was cut short: no footer)") + ".")
-    failing = [line for line in report.cases if line.get("outcome") in FAILING or line.get("outcome") == "expected-fail"]
-    if failing:
-        lines += ["", "| Case | Variant | Outcome | What went wrong | Rule |", "|---|---|---|---|---|"]
-        for line in sorted(failing, key=lambda l: (l.get("variant", ""), l.get("id", ""))):
-            lines.append(f"| {links.case(line.get('id', '?'))} | {md_text(line.get('variant', ''))} | `{line.get('outcome')}` | "
-                         f"{_failure_text(line)} | {_rule(line, links)} |")
-    else:
+    if not failures:
         lines += ["", "No failure."]
+    else:
+        lines += [""] + failures_html(report, failures, links)
     reasons = Counter((line.get("outcome"), str(line.get("detail") or "")) for line in report.cases if line.get("outcome") in NOT_RUN)
     if reasons:
-        lines += ["", f'??? info "Not run: {sum(reasons.values())} case{"s" if sum(reasons.values()) != 1 else ""}"', "",
-                  "    | Outcome | Reason | Cases |", "    |---|---|---|"]
-        for (outcome, detail), count in reasons.most_common(MAX_REASONS):
-            lines.append(f"    | `{outcome}` | {md_cell(md_text(detail))} | {count} |")
+        total = sum(reasons.values())
+        items = "".join(f"<li><code>{escape(str(o))}</code>: {escape(d) or '(no reason given)'} ({n})</li>"
+                        for (o, d), n in reasons.most_common(MAX_REASONS))
         if len(reasons) > MAX_REASONS:
-            lines.append(f"    | | and {len(reasons) - MAX_REASONS} other reasons | |")
+            items += f"<li>and {len(reasons) - MAX_REASONS} other reasons</li>"
+        lines += ["", f'<details class="es-notrun"><summary>Not run: {total} case{"s" if total != 1 else ""}</summary><ul>{items}</ul></details>']
     return lines
+
+
+def failures_html(report: Report, failures: list[Failure], links: Links) -> list[str]:
+    """The causes (one row per rule, with its first differences and counts), then every
+    failing case under its rule, linked to the failing step (Markdown, so that the build
+    checks every link and anchor)."""
+    groups = group_failures(failures)
+    out = [f"**{len(failures)} failing case{'s' if len(failures) != 1 else ''}, by the rule of the failing step:**", "",
+           "| Rule of the failing step | First differences | Cases |", "|---|---|---|"]
+    for clause, variant, members in groups:
+        diffs = Counter(f.key for f in members)
+        words = {f.key: f.words for f in members}
+        items = "<br>".join(f"{md_text(words[k])}: **{n}**" for k, n in diffs.most_common())
+        rule = links.clause(variant, clause, md_text(clause_title(links, variant, clause))) if clause else "no rule named"
+        out.append(f"| {rule}<br><small>{md_text(variant)}</small> | {md_cell(items)} | {len(members)} |")
+    out += ["", f'<details class="es-failures" markdown>', f"<summary>Every failing case of {escape(report.label)}, "
+            "under its rule, linked to the step that fails</summary>", ""]
+    for clause, variant, members in groups:
+        rule = links.clause(variant, clause, md_text(clause_title(links, variant, clause))) if clause else "No rule named"
+        out += [f"{rule} ({len(members)}):", ""]
+        for failure in sorted(members, key=lambda f: (f.key, f.line.get("id", ""))):
+            line = failure.line
+            case_id = line.get("id", "?")
+            link = links.case(case_id, f"`{case_id}`", failure.anchor)
+            known = " (known)" if line.get("outcome") == "expected-fail" else ""
+            outcome = "" if line.get("outcome") in ("fail", "expected-fail") else f" `{line.get('outcome')}`"
+            out.append(f"- {link}{known}{outcome}, {md_text(failure.step)}: {md_text(failure.words)}")
+        out.append("")
+    out += ["</details>"]
+    return out

@@ -1,6 +1,9 @@
-"""A conformance case told as a worked example: the hands drawn as cards, the bidding and
-every trick step by step with the case's ``why`` lines, and the result; on a case's own
-page, also the script with everything an engine must report.
+"""A conformance case told as a worked example: the deal drawn by seat, the decisions before
+the play in words, each trick as a small table with one column per seat (the leader and the
+winner marked, the case's ``why`` notes numbered on the card they belong to and showing the
+cards they speak of), the moves the rules refuse set apart, and the result by side; plus
+the data of the step-through viewer (``docs/javascripts/viewer.js``), and on a case's own
+page the script with every expectation, one anchored row per step.
 
 What happened (who won a trick, the score) is read from the reference engine's replay of
 the script, and every expectation shown is the case's own.
@@ -8,410 +11,498 @@ the script, and every expectation shown is the case's own.
 
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Any
 
-from .notation import card_html, cards_html, colours_of, suit_html
 from .corpus import HandRecord, Replay, SiteCase, StepRecord
-from .links import Links, code, md_cell, md_text
+from .links import Links, md_text
+from .notation import Notation, card_text
+from .phases import step_of_phase
 from .tables import compact
 
 PLAY_PHASES = ("play", "master-suit")
+REFUSAL_WORDS = {"out_of_turn": "it is not that player's turn", "illegal_action": "the rules do not allow it",
+                 "wrong_phase": "it does not belong at this point of the hand", "bad_message": "it is not a valid action"}
 
 
-# -- seats and sides ------------------------------------------------------------------------
-
-def units(table: dict[str, Any]) -> list[list[int]]:
-    """The scoring units of a table: its partnerships, or each player alone."""
-    players = table["players"]
-    if players.get("sides") == "partnerships" and players.get("partnerships"):
-        return [list(p) for p in players["partnerships"]]
-    return [[s] for s in range(players["count"])]
-
-
-def unit_label(table: dict[str, Any], unit: int) -> str:
-    seats = units(table)[unit]
-    if len(seats) == 1:
-        return f"Seat {seats[0]}"
-    return "Seats " + " & ".join(str(s) for s in seats)
-
-
-def unit_of(table: dict[str, Any], seat: int) -> int | None:
-    for index, seats in enumerate(units(table)):
-        if seat in seats:
-            return index
-    return None
-
-
-def seat_order(n: int, dealer: int) -> list[int]:
+def seat_order(n: int, dealer: int | None) -> list[int]:
     """Seats from the dealer's left round to the dealer."""
+    if dealer is None:
+        return list(range(n))
     return [(dealer + 1 + i) % n for i in range(n)]
 
 
-def seat_role(seat: int, dealer: int | None, n: int) -> str:
-    if dealer is None:
-        return f"Seat {seat}"
-    if seat == dealer:
-        return f"Seat {seat} (dealer)"
-    if seat == (dealer + 1) % n:
-        return f"Seat {seat} (eldest)"
-    return f"Seat {seat}"
+def step_anchor(hand: int, step: int) -> str:
+    """The anchor of a step's row in a case page's script."""
+    return f"h{hand}-s{step}"
 
 
-# -- actions in words ------------------------------------------------------------------------
-
-PASS_WORDS = {
-    "alone": "does not go alone",
-    "defend-alone": "does not defend alone",
-    "partners-best": "passes no card",
-    "take-best": "refuses the partner's card",
-    "take-offer": "declines the offered cards",
-}
+def hand_anchor(hand: int) -> str:
+    return f"hand-{hand}"
 
 
-def _card(text: str, colours: dict[str, str]) -> str:
-    return card_html(text, colours) if text else ""
+# -- one step in words -------------------------------------------------------------------------
+
+def offer_words(step_spec: dict[str, Any] | None, accepted: bool) -> str:
+    effect = (step_spec or {}).get("effect")
+    yes, no = {"alone": ("goes alone", "does not go alone"),
+               "defend-alone": ("defends alone", "does not defend alone"),
+               "sit-out": ("drops out of the hand", "stays in"),
+               "swap-with-kitty": ("swaps cards with the kitty", "does not swap")}.get(effect, ("accepts", "declines"))
+    return f"<strong>{yes}</strong>" if accepted else no
 
 
-def action_words(record: StepRecord, table: dict[str, Any], colours: dict[str, str]) -> str:
-    """What a step does, in words with cards and suits drawn (Markdown with inline HTML)."""
+def action_words(record: StepRecord, table: dict[str, Any], words: Notation) -> str:
+    """What a step does, in words with cards and suits drawn (HTML)."""
     action = record.step["action"]
     phase = record.before.get("phase")
+    spec = step_of_phase(table, phase)
     kind, _, arg = action.partition(":")
+    seat = record.step["seat"]
+    dealer = record.before.get("dealer")
+    if spec and spec.get("kind") == "offer":
+        if action == spec.get("accept"):
+            return offer_words(spec, True)
+        if action == spec.get("decline", "pass"):
+            return offer_words(spec, False)
     if kind == "pass":
-        return PASS_WORDS.get(phase, "passes")
+        return {"partners-best": "passes no card", "take-best": "refuses the partner's card unseen",
+                "take-offer": "leaves the card"}.get(phase, "passes")
     if kind == "order":
-        return "**accepts** the upcard's suit" if record.step["seat"] == record.before.get("dealer") else "**orders it up**"
+        if seat == dealer:
+            return "<strong>takes it up</strong>: the upcard's suit is trumps"
+        if words.team_game and words.unit_of(seat) == words.unit_of(dealer) and dealer is not None:
+            return "<strong>assists</strong> (orders up the partner)"
+        return "<strong>orders it up</strong>"
     if kind == "call":
-        return f"**names** {suit_html(arg, colours, name=True)}" + (" trumps" if arg != "NT" else "")
+        return f"<strong>names</strong> {words.strain(arg)}" + (" as trumps" if arg not in ("NT", "NL") else "")
     if kind == "bid":
-        return f"**bids** {code(arg)}" + _bid_words(table, arg, colours)
-    if kind == "alone":
-        return "**goes alone**"
-    if kind == "defend-alone":
-        return "**defends alone**"
+        return f"<strong>bids</strong> {words.bid_html(arg)}"
     if kind == "name":
-        what = {"benny-suit": " for the turned-up Benny", "master-suit": " as the master card's suit"}.get(phase, "")
-        return f"**names** {suit_html(arg, colours, name=True)}{what}"
+        what = {"benny-suit": f" for {words.benny} turned up", "master-suit": f" as the suit {words.benny} stands for",
+                "call-partner": ": whoever holds its ace is the partner"}.get(phase, "")
+        return f"<strong>names</strong> {words.strain(arg)}{what}"
     if kind == "give":
-        return f"**passes** {_card(arg, colours)} face down to the loner"
+        return f"<strong>passes</strong> {words.card(arg)} face down to the loner"
     if kind == "take":
-        return "**takes** the offered cards"
+        return "<strong>takes</strong> the partner's card" if phase == "take-best" else "<strong>takes</strong> the upcard"
     if kind == "discard":
-        return f"**discards** {_card(arg, colours)}"
+        return f"<strong>discards</strong> {words.card(arg)}"
     if kind == "play":
-        return f"**plays** {_card(arg, colours)}"
-    return f"{code(action)}"
+        return f"<strong>plays</strong> {words.card(arg)}"
+    return escape(action)
 
 
-def _bid_words(table: dict[str, Any], bid_id: str, colours: dict[str, str]) -> str:
-    bids = ((table.get("bidding") or {}).get("auction") or {}).get("bids") or []
-    for bid in bids:
-        if bid.get("id") == bid_id:
-            parts = []
-            if "tricks" in bid:
-                parts.append(f"{bid['tricks']} tricks")
-            if "at-most" in bid:
-                parts.append(f"at most {bid['at-most']} tricks")
-            parts.append(suit_html(bid["strain"], colours, name=True) if bid.get("strain") else "")
-            return " (" + " ".join(p for p in parts if p) + ")"
-    return ""
+def action_text(record: StepRecord, table: dict[str, Any], words: Notation) -> str:
+    """The same, as plain text (for the viewer)."""
+    import re
+    html = action_words(record, table, words)
+    html = re.sub(r'<span class="es-card[^"]*" role="img" aria-label="[^"]*">([^<]*)</span>', r"\1", html)
+    html = re.sub(r'<span class="es-suit[^"]*"[^>]*>([^<]*)</span>', r"\1", html)
+    return re.sub(r"<[^>]+>", "", html).replace("&nbsp;", " ")
 
 
-def effects(record: StepRecord, table: dict[str, Any], colours: dict[str, str]) -> list[str]:
-    """What changed in the state after a step, in words: trumps made, lone hands, cards taken."""
+def effects(record: StepRecord, table: dict[str, Any], words: Notation) -> list[str]:
+    """What changed after a step, in words: trumps made, lone hands, cards taken."""
     before, after = record.before, record.after
     if after is None:
         return []
     out = []
     if after.get("trump") and after.get("trump") != before.get("trump"):
         maker = after.get("maker")
-        contract = f", contract {code(after['contract'])}" if after.get("contract") else ""
-        made = ("the hand is played at no-trumps" if after["trump"] == "NT"
-                else f"{suit_html(after['trump'], colours, name=True)} are trumps")
-        out.append(made + (f", Seat {maker} is the maker" if maker is not None else "") + contract)
-    if after.get("phase") == "bid-round-2" and before.get("phase") != "bid-round-2":
-        down = after.get("turned_down")
-        out.append("everyone passed: the upcard is turned down" + (f" ({suit_html(down, colours)} is the turned-down suit)" if down else ""))
+        made = ("the hand is played at " + words.strain(after["trump"]) if after["trump"] in ("NT", "NL")
+                else f"{words.strain(after['trump'])} are trumps")
+        if maker is not None:
+            made += f", {words.seat(maker)} is {words.maker}"
+        if after.get("contract"):
+            made += f" with {words.bid_html(after['contract'])}"
+        out.append(made)
+    if after.get("turned_down") and after.get("turned_down") != before.get("turned_down"):
+        out.append(f"everyone passed: the upcard is turned down ({words.strain(after['turned_down'])} may not be named)")
     out_before = set(before.get("sitting_out") or [])
     newly_out = [s for s in after.get("sitting_out") or [] if s not in out_before]
     if newly_out:
-        out.append(" and ".join(f"Seat {s}" for s in newly_out) + (" sits out" if len(newly_out) == 1 else " sit out"))
+        out.append(" and ".join(words.seat(s) for s in newly_out) + (" sits out" if len(newly_out) == 1 else " sit out"))
     hands_before, hands_after = before.get("hands"), after.get("hands")
     if isinstance(hands_before, list) and isinstance(hands_after, list) and len(hands_before) == len(hands_after):
         for seat, (old, new) in enumerate(zip(hands_before, hands_after)):
             gained = [c for c in new if c not in old]
-            if gained:
-                out.append(f"Seat {seat} takes {cards_html(gained, colours)}")
+            if gained and record.step["action"].partition(":")[0] not in ("discard", "play"):
+                out.append(f"{words.seat(seat)} takes {words.cards(gained)}")
     return out
 
 
-def _why(step: dict[str, Any], links: Links, variant: str) -> str:
+def why_html(step: dict[str, Any], links: Links, variant: str, words: Notation, trump: str | None) -> str:
     parts = []
     if step.get("why"):
-        parts.append(f"*{md_text(step['why'])}*")
+        parts.append(f"<em>{words.prose_html(step['why'], trump=trump)}</em>")
     if step.get("clause"):
-        parts.append("rule " + links.clause(variant, step["clause"]))
+        parts.append('<span class="es-rule-ref">rule: ' + links.clause_html(variant, step["clause"]) + "</span>")
     return " · ".join(parts)
 
 
-def _refused(record: StepRecord) -> str:
-    return f'<span class="es-refused">refused: {record.refused}</span>'
+# -- one hand ------------------------------------------------------------------------------------
 
-
-# -- one hand -------------------------------------------------------------------------------
-
-def _deal_table(case: SiteCase, hand: HandRecord, table: dict[str, Any], colours: dict[str, str]) -> list[str]:
-    """The deal, drawn: one row per seat from the dealer's left, then the upcard, widow and kitty.
-
-    Written as raw HTML (mkdocs passes it through untouched), which keeps the build fast for
-    a corpus of hundreds of cases."""
-    n = table["players"]["count"]
+def deal_html(hand: HandRecord, table: dict[str, Any], words: Notation) -> str:
+    """The deal, drawn: one row per seat from the dealer's left, then the upcard, widow, kitty."""
+    n = words.n
     start = hand.start or {}
     dealer = start.get("dealer")
     dealt = hand.deal.get("hands") or start.get("hands") or []
     html = ['<div class="es-deal">']
     if hand.deal.get("deck"):
-        html.append(f"<p>Dealt from this pack, top card first: {cards_html(hand.deal['deck'], colours)}</p>")
-    html.append("<table><thead><tr><th>Seat</th><th>Cards dealt</th></tr></thead><tbody>")
-    order = seat_order(n, dealer) if dealer is not None else list(range(n))
-    for seat in order:
+        html.append(f"<p>Dealt from this pack, top card first: {words.cards(hand.deal['deck'])}</p>")
+    html.append('<div class="es-scroll"><table class="es-hands"><thead><tr><th scope="col">Player</th>'
+                '<th scope="col">Cards dealt</th></tr></thead><tbody>')
+    for seat in seat_order(n, dealer):
         cards = dealt[seat] if seat < len(dealt) else []
-        html.append(f"<tr><td>{escape(seat_role(seat, dealer, n))}</td><td>{cards_html(cards, colours)}</td></tr>")
-    html.append("</tbody></table>")
+        role = " · dealer" if seat == dealer else " · eldest" if dealer is not None and seat == (dealer + 1) % n else ""
+        html.append(f'<tr><th scope="row">{escape(words.seat(seat))}<span class="es-role">{role}</span></th>'
+                    f"<td>{words.cards(cards)}</td></tr>")
+    html.append("</tbody></table></div>")
     extras = []
     upcard = hand.deal.get("upcard", start.get("upcard"))
     if upcard:
-        extras.append(f"<strong>Upcard</strong> {card_html(upcard, colours)}")
+        extras.append(f"<strong>Upcard</strong> {words.card(upcard)}")
     widow = hand.deal.get("widow")
     if widow:
-        name = (table.get("deal") or {}).get("widow-name", "widow")
-        extras.append(f"<strong>{escape(name.capitalize())}</strong> {cards_html(widow, colours)}")
+        extras.append(f"<strong>{escape(words.widow.capitalize())}</strong> {words.cards(widow)}")
     kitty = hand.deal.get("kitty")
     if kitty:
-        extras.append(f"<strong>Kitty</strong> (not used) {cards_html(kitty, colours)}")
+        extras.append(f"<strong>Kitty</strong> (not used) {words.cards(kitty)}")
     if extras:
         html.append("<p>" + " · ".join(extras) + "</p>")
     html.append("</div>")
-    return ["".join(html)]
+    return "".join(html)
 
 
-def _tricks(hand: HandRecord) -> tuple[list[StepRecord], dict[int, dict[str, Any]]]:
-    """The hand's decisions (steps before the play) and its tricks, by index."""
+def split_hand(hand: HandRecord) -> tuple[list[StepRecord], dict[int, dict[str, Any]], list[tuple[int | None, StepRecord]]]:
+    """A hand's decisions before the play, its tricks (by index) and its refused moves (with
+    the trick they were tried in, or None before the play)."""
     decisions: list[StepRecord] = []
     tricks: dict[int, dict[str, Any]] = {}
+    refused: list[tuple[int | None, StepRecord]] = []
     for record in hand.steps:
-        if record.before.get("phase") not in PLAY_PHASES:
+        phase = record.before.get("phase")
+        in_play = phase in PLAY_PHASES
+        if record.refused:
+            seen = record.before.get("tricks") or []
+            index = (len(seen) - 1 if seen and seen[-1].get("winner") is None else len(seen)) if in_play else None
+            refused.append((index, record))
+            continue
+        if not in_play:
             decisions.append(record)
             continue
-        if record.after is not None:
-            seen = record.after.get("tricks") or []
-            index = max(len(seen) - 1, 0)
-            if record.before.get("phase") == "master-suit":
-                before = record.before.get("tricks") or []
-                index = max(len(before) - 1, 0)
-        else:
-            seen = record.before.get("tricks") or []
-            index = len(seen) - 1 if seen and seen[-1].get("winner") is None else len(seen)
+        after = record.after or {}
+        seen = after.get("tricks") or []
+        index = max(len(seen) - 1, 0)
+        if phase == "master-suit":
+            index = max(len(record.before.get("tricks") or []) - 1, 0)
         entry = tricks.setdefault(index, {"trick": None, "records": []})
-        if record.after is not None and index < len(record.after.get("tricks") or []):
-            entry["trick"] = record.after["tricks"][index]
+        if index < len(seen):
+            entry["trick"] = seen[index]
         entry["records"].append(record)
-    return decisions, tricks
+    return decisions, tricks, refused
 
 
-def _why_html(step: dict[str, Any], links: Links, variant: str) -> str:
-    parts = []
-    if step.get("why"):
-        parts.append(f"<em>{escape(step['why'])}</em>")
-    if step.get("clause"):
-        parts.append("rule " + links.clause_html(variant, step["clause"]))
-    return " · ".join(parts)
+def seat_head(words: Notation, seat: int) -> str:
+    """A seat as a column head: its name, and its number (hidden on a phone)."""
+    if words.names:
+        return f'{escape(words.seat_name(seat))}<span class="es-no"> ({seat})</span>'
+    return escape(words.seat(seat))
 
 
-def _trick_rows(case: SiteCase, tricks: dict[int, dict[str, Any]], links: Links, colours: dict[str, str],
-                table: dict[str, Any]) -> list[str]:
-    """The tricks as an HTML table: who led, the cards in order (the winning card marked), the
-    winner, and the case's ``why`` lines and refused attempts."""
-    html = ['<div class="es-tricks"><table><thead><tr><th>Trick</th><th>Led by</th><th>Cards, in the order played</th>'
-            "<th>Won by</th><th>Why</th></tr></thead><tbody>"]
+def tricks_html(case: SiteCase, hand: HandRecord, tricks: dict[int, dict[str, Any]], links: Links, words: Notation,
+                prefix: str) -> str:
+    """The tricks as one table: a row per trick, a column per seat from the eldest hand; the
+    leader and the winner marked; each ``why`` numbered on its card and written out below."""
+    start = hand.start or {}
+    dealer = start.get("dealer")
+    order = seat_order(words.n, dealer)
+    first = next((r for r in hand.steps if r.before.get("phase") in PLAY_PHASES), None)
+    state = first.before if first else {}
+    trump = state.get("trump")
+    out = set(state.get("sitting_out") or [])
+    head = "".join(f'<th scope="col">{seat_head(words, s)}</th>' for s in order)
+    html = [f'<div class="es-scroll"><table class="es-tricks"><thead><tr><th scope="col">Trick</th>{head}'
+            '<th scope="col">Won</th></tr></thead><tbody>']
+    notes: list[str] = []
     for index in sorted(tricks):
         entry = tricks[index]
         trick = entry["trick"] or {"leader": None, "cards": [], "winner": None}
-        winner = trick.get("winner")
-        played = []
-        for seat, card in trick.get("cards") or []:
-            mark = "win" if seat == winner else ""
-            played.append(f'<span class="es-play"><span class="es-seat">{seat}</span>{card_html(card, colours, mark=mark)}</span>')
-        notes = []
+        winner, leader = trick.get("winner"), trick.get("leader")
+        by_seat: dict[int, str] = {}
+        marks: dict[int, list[str]] = {}
         for record in entry["records"]:
             step = record.step
-            why = _why_html(step, links, case.variant)
+            seat = step["seat"]
             kind, _, arg = step["action"].partition(":")
-            if record.refused:
-                what = card_html(arg, colours) if kind == "play" else f"<code>{escape(step['action'])}</code>"
-                notes.append(f"✗ Seat {step['seat']} {what} {_refused(record)}" + (f": {why}" if why else ""))
-            elif kind == "name":
-                suit = suit_html(arg, colours, name=True)
-                notes.append(f"Seat {step['seat']} names {suit}" + (f": {why}" if why else ""))
-            elif why:
-                notes.append(f"{card_html(arg, colours)} {why}" if kind == "play" else why)
-        leader = trick.get("leader")
-        won = f"<strong>Seat {winner}</strong>" if winner is not None else "(unfinished)"
-        html.append(f"<tr><td>{index + 1}</td><td>{'' if leader is None else f'Seat {leader}'}</td>"
-                    f"<td>{' '.join(played)}</td><td>{won}</td><td>{'<br>'.join(notes)}</td></tr>")
+            if kind == "name":
+                by_seat[seat] = by_seat.get(seat, "") + f'<span class="es-named">for {words.strain(arg)}</span>'
+            if step.get("why") or step.get("clause"):
+                number = len(notes) + 1
+                anchor = f"{prefix}-n{number}"
+                marks.setdefault(seat, []).append(f'<sup class="es-mark"><a href="#{anchor}" aria-label="note {number}">{number}</a></sup>')
+                mentioned = words.cards_mentioned(step.get("why", ""), trump)
+                about = "" if mentioned else f"{escape(words.seat_name(seat))}’s {words.card(arg)}: " if kind == "play" else ""
+                notes.append(f'<li id="{anchor}">{about}{why_html(step, links, case.variant, words, trump)}</li>')
+        cells = []
+        for seat in order:
+            card = next((c for s, c in trick.get("cards") or [] if s == seat), None)
+            if card is None:
+                cells.append('<td class="es-out">' + ("sits out" if seat in out else "") + "</td>")
+                continue
+            mark = " ".join(m for m, on in (("win", seat == winner), ("led", seat == leader)) if on)
+            led = '<span class="es-led" title="led">▸</span>' if seat == leader else ""
+            cells.append(f"<td>{led}{words.card(card, mark)}{by_seat.get(seat, '')}{''.join(marks.get(seat, []))}</td>")
+        won = escape(words.seat_name(winner)) if winner is not None else "(unfinished)"
+        html.append(f'<tr><th scope="row">{index + 1}</th>{"".join(cells)}<td>{won}</td></tr>')
     html.append("</tbody></table></div>")
-    return ["".join(html)]
+    if notes:
+        html.append(f'<ol class="es-notes">{"".join(notes)}</ol>')
+    return "".join(html)
 
 
-def _result(case: SiteCase, hand: HandRecord, number: int, table: dict[str, Any], links: Links) -> list[str]:
+def refusals_html(case: SiteCase, refused: list[tuple[int | None, StepRecord]], links: Links, words: Notation,
+                  table: dict[str, Any], trump: str | None) -> str:
+    items = []
+    for trick, record in refused:
+        step = record.step
+        kind, _, arg = step["action"].partition(":")
+        what = {"play": f"to play {words.card(arg)}", "discard": f"to discard {words.card(arg)}",
+                "call": f"to name {words.strain(arg)}", "bid": f"to bid {words.bid_html(arg)}",
+                "give": f"to pass {words.card(arg)}", "name": f"to name {words.strain(arg)}"}.get(kind)
+        if what is None:
+            what = {"pass": "to pass", "order": "to order it up", "take": "to take the card"}.get(kind, f"<code>{escape(step['action'])}</code>")
+        when = f"in trick {trick + 1}" if trick is not None else "before the play"
+        reason = REFUSAL_WORDS.get(record.refused or "", escape(str(record.refused)))
+        why = why_html(step, links, case.variant, words, trump)
+        items.append(f"<li>{escape(words.seat(step['seat']))} tries {what} {when}: refused, {reason}"
+                     + (f". {why}" if why else ".") + "</li>")
+    return ('<div class="es-refusals"><p class="es-refusals-title">Moves the rules refuse (an engine must reject each '
+            'and keep its state)</p><ul>' + "".join(items) + "</ul></div>")
+
+
+def result_lines(case: SiteCase, hand: HandRecord, number: int, table: dict[str, Any], links: Links, words: Notation) -> list[str]:
     end = hand.end
     if end is None:
         return []
     finished = end.get("phase") in ("deal", "game-over") and end.get("hand_number") == number
     if not finished:
-        return [f"**The case stops here**, in phase `{end.get('phase')}` with Seat {end.get('to_act')} to act."]
+        to_act = end.get("to_act")
+        return [f"**The case stops here**, with {escape(words.seat(to_act)) if to_act is not None else 'no one'} to act."]
     lines = []
     tricks = end.get("tricks") or []
     if not tricks and not any(end.get("hand_points") or []):
         lines.append("**Result.** The hand is thrown in: no one scores.")
     else:
+        counts = [0] * len(words.units)
         won = end.get("tricks_won")
-        counts = [0] * len(units(table))
-        if isinstance(won, list) and len(won) == table["players"]["count"]:
+        if isinstance(won, list) and len(won) == words.n:
             for seat, count in enumerate(won):
-                unit = unit_of(table, seat)
+                unit = words.unit_of(seat)
                 if unit is not None:
                     counts[unit] += count
         else:
             for trick in tricks:
-                unit = unit_of(table, trick.get("winner")) if trick.get("winner") is not None else None
+                unit = words.unit_of(trick["winner"]) if trick.get("winner") is not None else None
                 if unit is not None:
                     counts[unit] += 1
-        taken = ", ".join(f"{unit_label(table, u)}: {c}" for u, c in enumerate(counts))
+        taken = ", ".join(f"{words.unit(u)} {c}" for u, c in enumerate(counts))
         row = end.get("scoring_row")
         row_text = ""
         if row:
-            title = next((c["title"] for c in table.get("clauses", []) if c["id"] == row), row)
-            row_text = " " + links.clause(case.variant, row, md_text(title)) + ":"
+            title = next((c["title"] for c in table.get("clauses", []) if c["id"] == row), None)
+            row_text = " " + links.clause(case.variant, row, md_text(title or row)) + ":"
         points = end.get("hand_points") or []
-        awarded = ", ".join(f"{p} to {unit_label(table, u)}" for u, p in enumerate(points) if p) or "no points"
+        awarded = ", ".join(f"{p} to {words.unit(u)}" for u, p in enumerate(points) if p) or "no points"
         lines.append(f"**Result.** Tricks taken: {taken}.{row_text} {awarded}.")
     scores = end.get("scores") or []
-    score = ", ".join(f"{unit_label(table, u)}: {s}" for u, s in enumerate(scores))
-    tail = f"**Score** {score}."
+    tail = "**Score:** " + ", ".join(f"{words.unit(u)} {s}" for u, s in enumerate(scores)) + "."
     if end.get("game_over"):
         winner = end.get("winner")
-        tail += f" **The game is over**: {unit_label(table, winner) if winner is not None else 'no one'} won."
+        tail += f" **The game is over**: {words.unit(winner) if winner is not None else 'a tie'}" + (" wins." if winner is not None else ".")
     elif end.get("next_dealer") is not None:
-        tail += f" Seat {end['next_dealer']} deals next."
+        tail += f" {words.seat(end['next_dealer'])} deals next."
+    counters = end.get("counters")
+    if isinstance(counters, dict) and counters:
+        tail += " " + "; ".join(f"{md_text(str(k))}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in counters.items()) + "."
     lines += ["", tail]
     return lines
 
 
-def render_hand(case: SiteCase, hand: HandRecord, number: int, table: dict[str, Any], links: Links) -> list[str]:
-    colours = colours_of(table)
-    lines = [f"**The deal.** Seat {(hand.start or {}).get('dealer', '?')} deals.", ""]
-    lines += _deal_table(case, hand, table, colours)
-    decisions, tricks = _tricks(hand)
+def render_hand(case: SiteCase, hand: HandRecord, number: int, table: dict[str, Any], links: Links, prefix: str) -> list[str]:
+    words = Notation(table)
+    dealer = (hand.start or {}).get("dealer")
+    lines = [f"**The deal.** {escape(words.seat(dealer)) if dealer is not None else 'The dealer'} deals.", "",
+             deal_html(hand, table, words)]
+    decisions, tricks, refused = split_hand(hand)
+    first_play = next((r for r in hand.steps if r.before.get("phase") in PLAY_PHASES), None)
+    trump = (first_play.before if first_play else (hand.end or {})).get("trump")
     if decisions:
-        lines += ["", "**The bidding.**" if any(r.before.get("phase") in ("bid-round-1", "bid-round-2", "auction")
-                                                for r in decisions) else "**Before the play.**", ""]
-        for i, record in enumerate(decisions, 1):
+        bidding = any((step_of_phase(table, r.before.get("phase")) or {}).get("kind") in ("make-trumps", "auction", "name")
+                      for r in decisions)
+        lines += ["", "**Making trumps.**" if bidding else "**Before the play.**", ""]
+        items = []
+        for record in decisions:
             step = record.step
-            why = _why(step, links, case.variant)
-            if record.refused:
-                text = f"Seat {step['seat']} tries {code(step['action'])}: {_refused(record)}"
-            else:
-                text = f"Seat {step['seat']} {action_words(record, table, colours)}"
-                happened = effects(record, table, colours)
-                if happened:
-                    text += " → " + "; ".join(happened)
-            lines.append(f"{i}. {text}" + (f"  \n   {why}" if why else ""))
+            text = f"{escape(words.seat(step['seat']))} {action_words(record, table, words)}"
+            happened = effects(record, table, words)
+            if happened:
+                text += ": " + "; ".join(happened)
+            why = why_html(step, links, case.variant, words, record.after.get("trump") if record.after else trump)
+            items.append(f"<li>{text}" + (f'<br><span class="es-why">{why}</span>' if why else "") + "</li>")
+        lines.append('<ol class="es-decisions">' + "".join(items) + "</ol>")
     if tricks:
-        first = next(r for r in hand.steps if r.before.get("phase") in PLAY_PHASES)
-        state = first.before
+        state = first_play.before if first_play else {}
         facts = []
         if state.get("trump"):
-            facts.append(f"trumps {suit_html(state['trump'], colours, name=True)}")
+            facts.append(("at " if state["trump"] in ("NT", "NL") else "trumps ") + words.strain(state["trump"]))
         if state.get("maker") is not None:
-            facts.append(f"maker Seat {state['maker']}" + (" (alone)" if state.get("alone") else ""))
+            facts.append(f"{words.maker} {escape(words.seat(state['maker']))}" + (" alone" if state.get("alone") else ""))
         if state.get("defender_alone") is not None:
-            facts.append(f"Seat {state['defender_alone']} defends alone")
-        if state.get("sitting_out"):
-            facts.append("sitting out: " + ", ".join(f"Seat {s}" for s in state["sitting_out"]))
-        lines += ["", "**The play**" + (" (" + "; ".join(facts) + ")." if facts else "."), ""]
-        lines += _trick_rows(case, tricks, links, colours, table)
-    lines += [""] + _result(case, hand, number, table, links)
-    for perft in case.hands[number - 1].get("perft") or []:
-        if perft is (case.hands[number - 1].get("perft") or [None])[0]:
-            lines += ["", "**Perft counts** from this position (sequences of legal actions; see the protocol's `perft`):", "",
-                      "| Depth | Sequences | Under each first action |", "|---|---|---|"]
-        divide = ", ".join(f"{code(k)} {v}" for k, v in (perft.get("divide") or {}).items())
-        lines.append(f"| {perft['depth']} | {perft['nodes']} | {md_cell(divide)} |")
+            facts.append(f"{escape(words.seat(state['defender_alone']))} defends alone")
+        lines += ["", "**The play**" + (" (" + "; ".join(facts) + ")." if facts else "."), "",
+                  tricks_html(case, hand, tricks, links, words, prefix)]
+    if refused:
+        lines += ["", refusals_html(case, refused, links, words, table, trump)]
+    lines += [""] + result_lines(case, hand, number, table, links, words)
     return lines
 
 
-def _setup_lines(case: SiteCase, rep: Replay, table: dict[str, Any], links: Links) -> list[str]:
-    colours = colours_of(table)
+def setup_lines(case: SiteCase, rep: Replay, table: dict[str, Any], links: Links) -> list[str]:
+    words = Notation(table)
     lines = []
     first = case.setup.get("first_dealer")
     dealer = (rep.new_game or {}).get("dealer")
     if first:
-        method = (table.get("game") or {}).get("first-dealer", "")
-        start = first.get("start", 0)
-        rule = links.clause(case.variant, "first-dealer", "the first dealer") if method else "the first dealer"
-        lines.append(f"**Choosing {rule}** ({code(method)}), cards turned from Seat {start}: "
-                     f"{cards_html(first['cards'], colours)} → **Seat {dealer}** deals first.")
+        rule = links.clause(case.variant, "first-dealer", "The first dealer")
+        lines.append(f"**{rule}**: cards turned from {escape(words.seat(first.get('start', 0)))}: "
+                     f"{words.cards(first['cards'])}, so {escape(words.seat(dealer))} deals first.")
     if case.setup.get("scores"):
-        lines.append("The game starts at " + ", ".join(f"{unit_label(table, u)}: {s}" for u, s in enumerate(case.setup["scores"])) + ".")
+        lines.append("The game starts at " + ", ".join(f"{words.unit(u)} {s}" for u, s in enumerate(case.setup["scores"])) + ".")
     return [" ".join(lines)] if lines else []
 
 
-def render_example(case: SiteCase, rep: Replay, links: Links, *, hand_heading: str | None = "####") -> str:
-    """The narrative of a case: setup, then each hand's deal, bidding, tricks and result."""
+def render_example(case: SiteCase, rep: Replay, links: Links, *, hand_heading: str | None = "####",
+                   prefix: str = "ex", viewer: bool = True) -> str:
+    """The narrative of a case: setup, then each hand's deal, decisions, tricks and result,
+    and (``viewer``) the step-through viewer of its first hand."""
     table = rep.table
     if not table:
         return f'!!! warning "This case cannot be drawn"\n\n    {md_text(rep.problem or "its rule table does not resolve")}.\n'
-    lines = _setup_lines(case, rep, table, links)
+    lines = setup_lines(case, rep, table, links)
     if rep.problem:
         lines += ["", '!!! warning "The reference engine does not follow this script"', "",
                   f"    {md_text(rep.problem)}. What follows is drawn up to that point."]
     for number, hand in enumerate(rep.hands, 1):
         if len(case.hands) > 1 and hand_heading:
-            lines += ["", f"{hand_heading} Hand {number}"]
-        lines += [""] + render_hand(case, hand, number, table, links)
+            lines += ["", f"{hand_heading} {md_text(case.title)}: hand {number} {{#{prefix}-{hand_anchor(number)}}}"]
+        lines += [""] + render_hand(case, hand, number, table, links, f"{prefix}-h{number}")
+        if viewer and hand.steps:
+            lines += ["", viewer_html(case, hand, table, f"{prefix}-h{number}")]
     return "\n".join(lines) + "\n"
 
 
-# -- the script, with every expectation (case pages) ----------------------------------------
+# -- the step-through viewer ------------------------------------------------------------------
 
-def _expect_text(expect: dict[str, Any]) -> str:
-    return ", ".join(f"`{k}` = {code(compact(v))}" for k, v in expect.items())
+def viewer_data(case: SiteCase, hand: HandRecord, table: dict[str, Any]) -> dict[str, Any]:
+    """What the viewer replays: each step's state before it (hands, the legal set, the trick
+    in progress) and the step in words, then the state at the end."""
+    words = Notation(table)
+    start = hand.start or {}
+
+    def state(s: dict[str, Any]) -> dict[str, Any]:
+        tricks = s.get("tricks") or []
+        current = tricks[-1] if tricks and (tricks[-1].get("winner") is None or len(tricks[-1].get("cards") or []) < words.n) else None
+        done = [t for t in tricks if t is not current]
+        won = [0] * len(words.units)
+        for t in done:
+            unit = words.unit_of(t["winner"]) if t.get("winner") is not None else None
+            if unit is not None:
+                won[unit] += 1
+        last = done[-1] if done and current is None else None
+        return {"hands": s.get("hands") or [], "legal": s.get("legal") or [], "to_act": s.get("to_act"),
+                "trick": (current or last or {}).get("cards") or [], "winner": (last or {}).get("winner"),
+                "trump": s.get("trump"), "maker": s.get("maker"), "won": won, "out": s.get("sitting_out") or [],
+                "scores": s.get("scores") or []}
+    steps = []
+    labels: dict[str, str] = {}
+    current = start
+    for record in hand.steps:
+        step = record.step
+        text = f"{words.seat(step['seat'])} {action_text(record, table, words)}"
+        entry = {"seat": step["seat"], "action": step["action"], "text": text, "before": state(record.before)}
+        if record.refused:
+            entry["refused"] = REFUSAL_WORDS.get(record.refused, record.refused)
+        if step.get("why"):
+            entry["why"] = words.prose_text(step["why"])
+        for token in list(record.before.get("legal") or []) + [step["action"]]:
+            if token.partition(":")[0] not in ("play", "discard", "give"):
+                labels[token] = words.token_text(token)
+        steps.append(entry)
+        current = record.after or current
+    end = state(hand.end or current)
+    return {"seats": [words.seat(s) for s in range(words.n)], "order": seat_order(words.n, start.get("dealer")),
+            "dealer": start.get("dealer"), "units": [words.unit(u) for u in range(len(words.units))],
+            "upcard": hand.deal.get("upcard"), "colours": words.colours, "steps": steps, "end": end, "labels": labels,
+            "title": case.title}
 
 
-def render_script(case: SiteCase, links: Links) -> str:
-    """Everything the case checks, step by step: the exact legal set, state fields, refusals."""
-    lines = []
+def viewer_html(case: SiteCase, hand: HandRecord, table: dict[str, Any], prefix: str) -> str:
+    data = json.dumps(viewer_data(case, hand, table), separators=(",", ":"), ensure_ascii=False)
+    data = data.replace("</", "<\\/")
+    return (f'<div class="es-viewer" id="{prefix}-viewer" data-label="{escape(case.title)}">'
+            f'<script type="application/json">{data}</script>'
+            '<p class="es-viewer-fallback">The step-through viewer needs JavaScript; the tables above tell the same hand.</p>'
+            "</div>")
+
+
+# -- the script, with every expectation (case pages) ---------------------------------------------
+
+def _expect_html(expect: dict[str, Any]) -> str:
+    return ", ".join(f"<code>{escape(str(k))}</code> = <code>{escape(compact(v))}</code>" for k, v in expect.items())
+
+
+def render_script(case: SiteCase, links: Links, brief: bool = False) -> str:
+    """Everything the case checks, step by step, one anchored row per step (``#h1-s3``): the
+    exact legal set, state fields, refusals. Tokens as the protocol writes them."""
+    out = []
     for number, hand in enumerate(case.hands, 1):
-        lines += ["", f"**Hand {number}**", ""]
+        out.append(f'<h3 id="{hand_anchor(number)}">Hand {number}</h3>')
         if hand.get("after_deal"):
-            lines += [f"After the deal: {_expect_text(hand['after_deal'])}.", ""]
-        lines += ["| # | Seat | Action | The engine must | Why |", "|---|---|---|---|---|"]
+            out.append(f"<p>After the deal: {_expect_html(hand['after_deal'])}.</p>")
+        rows = []
         for index, step in enumerate(hand.get("steps") or [], 1):
             must = []
             if "legal" in step:
-                must.append("offer exactly " + (", ".join(f"{code(a)}" for a in step["legal"]) or "nothing"))
+                must.append("offer exactly " + (", ".join(f"<code>{escape(a)}</code>" for a in step["legal"]) or "nothing"))
             if step.get("reject"):
-                must.append(f"refuse it with `{step['reject']}`, state unchanged")
+                must.append(f"refuse it with <code>{escape(step['reject'])}</code>, state unchanged")
             if step.get("expect"):
-                must.append("then report " + _expect_text(step["expect"]))
-            lines.append(f"| {index} | {step['seat']} | {code(step['action'])} | {md_cell('; '.join(must))} | "
-                         f"{md_cell(_why(step, links, case.variant))} |")
+                must.append("then report " + _expect_html(step["expect"]))
+            why = []
+            if step.get("why"):
+                why.append(f"<em>{escape(step['why'])}</em>")
+            if step.get("clause"):
+                why.append("rule " + links.clause_html(case.variant, step["clause"]))
+            anchor = step_anchor(number, index)
+            rest = "" if brief else f'<td>{"; ".join(must)}</td><td>{" · ".join(why)}</td>'
+            rows.append(f'<tr id="{anchor}"><td><a href="#{anchor}">{index}</a></td><td>{step["seat"]}</td>'
+                        f'<td><code>{escape(step["action"])}</code></td>{rest}</tr>')
+        head = "" if brief else '<th scope="col">The engine must</th><th scope="col">Why</th>'
+        out.append('<div class="es-scroll"><table class="es-script"><thead><tr><th scope="col">Step</th><th scope="col">Seat</th>'
+                   f'<th scope="col">Action</th>{head}</tr></thead><tbody>' + "".join(rows) + "</tbody></table></div>")
         if hand.get("expect"):
-            lines += ["", f"At the end of hand {number}: {_expect_text(hand['expect'])}."]
-        for perft in hand.get("perft") or []:
-            lines += ["", f"Perft depth {perft['depth']}: {perft['nodes']} sequences."]
+            out.append(f'<p id="{hand_anchor(number)}-end">At the end of hand {number}: {_expect_html(hand["expect"])}.</p>')
+        perfts = hand.get("perft") or []
+        if perfts:
+            items = "".join(f"<li>depth {p['depth']}: {p['nodes']} sequences"
+                            + (" (" + ", ".join(f"<code>{escape(k)}</code> {v}" for k, v in (p.get("divide") or {}).items()) + ")"
+                               if p.get("divide") else "") + "</li>" for p in perfts)
+            out.append(f'<p id="{hand_anchor(number)}-perft">Perft counts from this position (sequences of legal actions; '
+                       f'see the protocol\'s <code>perft</code>):</p><ul>{items}</ul>')
     if case.expect:
-        lines += ["", f"At the end of the case: {_expect_text(case.expect)}."]
-    return "\n".join(lines) + "\n"
+        out.append(f'<p id="end">At the end of the case: {_expect_html(case.expect)}.</p>')
+    return "\n".join(out) + "\n"

@@ -1,13 +1,19 @@
 """mkdocs hook: adds the generated pages and files to the build (nothing is written to docs/).
 
-Named in ``mkdocs.yml`` as ``hooks: [rules_site/hooks.py]``. ``on_config`` generates
-the site and lists the variant pages in the nav right after ``variants/index.md``;
-``on_files`` adds every generated page and copied file as a virtual file.
+Named in ``mkdocs.yml`` as ``hooks: [rules_site/hooks.py]``. ``on_config`` generates the
+site and lists the variant pages in the nav right after ``variants/index.md``; ``on_files``
+adds every generated page and copied file as a virtual file; ``on_post_build`` writes the
+search index as a script too (``search/search_index.js``), which the offline search of
+``docs/javascripts/offline-search.js`` loads when the site is opened from disk.
+
+``EUCHRE_SITE_CORPUS`` builds the site from another corpus folder.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +30,7 @@ from rules_site.tables import SiteError  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.euchre_site")
 _site: Site | None = None
+SEARCH_SCRIPT = "search/search_index.js"
 
 
 def _insert_variants(nav: list, entries: list[dict[str, str]]) -> bool:
@@ -41,7 +48,8 @@ def _insert_variants(nav: list, entries: list[dict[str, str]]) -> bool:
 def on_config(config):
     global _site
     try:
-        _site = build_site(Path(config.docs_dir), directory_urls=config.use_directory_urls)
+        kwargs = {"corpus_dir": Path(os.environ["EUCHRE_SITE_CORPUS"])} if os.environ.get("EUCHRE_SITE_CORPUS") else {}
+        _site = build_site(Path(config.docs_dir), directory_urls=config.use_directory_urls, **kwargs)
     except SiteError as exc:
         raise PluginError(f"euchre-spec site: {exc}") from None
     timings = ", ".join(f"{k} {v:.1f}s" for k, v in _site.timings.items())
@@ -63,3 +71,15 @@ def on_files(files: Files, config):
         if files.get_file_from_path(path) is None:
             files.append(File.generated(config, path, abs_src_path=str(source)))
     return files
+
+
+def on_post_build(config):
+    """The search index as a script, for the offline search (file:// cannot fetch JSON)."""
+    index = Path(config.site_dir) / "search" / "search_index.json"
+    if not index.is_file():
+        return
+    data = json.loads(index.read_text(encoding="utf-8"))
+    docs = [{"location": d.get("location", ""), "title": d.get("title", ""), "text": d.get("text", "")}
+            for d in data.get("docs", [])]
+    script = "window.__euchreSearchIndex = " + json.dumps({"docs": docs}, ensure_ascii=False, separators=(",", ":")) + ";\n"
+    (Path(config.site_dir) / SEARCH_SCRIPT).write_text(script.replace("</", "<\\/"), encoding="utf-8")

@@ -116,10 +116,10 @@ class Links:
             return f"[{label}]({self.to(variant_page(variant), anchor)})"
         return label
 
-    def case(self, case_id: str, text: str | None = None) -> str:
+    def case(self, case_id: str, text: str | None = None, anchor: str | None = None) -> str:
         label = text if text is not None else code(case_id)
         if case_id in self.cases:
-            return f"[{label}]({self.to(case_page(case_id))})"
+            return f"[{label}]({self.to(case_page(case_id), anchor)})"
         if case_id in self.case_files:
             return f"[{label}]({self.to(case_file(self.case_files[case_id]))})"
         return label

@@ -1,65 +1,293 @@
-"""Cards, suits and seats drawn as HTML for the rules site.
+"""How players write a table's cards, bids, seats and sides, for every page but the protocol
+and the case scripts (which show the tokens an engine exchanges).
 
 A card is a ``<span class="es-card">`` holding its rank and its suit symbol, coloured by
-the suit's colour in the rule table (``deck.colours``), so ♥ and ♦ are red and ♣ and ♠
-black in every variant that says so. The text is plain Unicode: no image, no web font.
+the suit's colour in the rule table (``deck.colours``): ``10♥``, never ``TH``. Bids read
+``6♥`` and ``7 NT``; seats read ``North (0)`` (the table's ``players.names``, else North,
+East, South, West for four players); scores are kept by side (``North–South``, or the
+table's ``terms.team``). The Benny is called what the table calls it (``terms.benny``; else
+the joker, when the joker plays that part).
+
+:class:`Notation` holds one table's words; the module functions draw single cards.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any, Iterable, Mapping
 
-from reference_impl.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, card_name
+from reference_impl.cards import JOKER, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name
 
 DEFAULT_COLOURS = {"C": "black", "D": "red", "H": "red", "S": "black"}
 RANK_TEXT = {"T": "10"}
+COMPASS = ["North", "East", "South", "West"]
+STRAIN_WORDS = {"NT": "no-trumps", "NL": "low no-trumps"}
+STRAIN_SHORT = {"NT": "NT", "NL": "low NT"}
+NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve"]
+CARD_TOKEN = re.compile(r"\b([2-9TJQKA][CDHS]|JK)\b")
+CARD_WORDS = re.compile(r"\b(?:the )?(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
+                        r"(clubs|diamonds|hearts|spades)\b", re.I)
+RANK_OF_WORD = {word: rank for rank, word in RANK_NAMES.items()}
+SUIT_OF_WORD = {word: suit for suit, word in SUIT_NAMES.items()}
+
+
+def rank_text(rank: str) -> str:
+    return "joker" if rank == JOKER else RANK_TEXT.get(rank, rank)
+
+
+def number_word(n: int) -> str:
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def colours_of(table: Mapping[str, Any] | None) -> dict[str, str]:
     """The suit colours of a rule table (the usual ones when it names none)."""
-    if table and isinstance(table.get("deck", {}).get("colours"), dict):
+    if table and isinstance((table.get("deck") or {}).get("colours"), dict):
         return {**DEFAULT_COLOURS, **table["deck"]["colours"]}
     return dict(DEFAULT_COLOURS)
 
 
 def suit_html(suit: str, colours: Mapping[str, str] | None = None, *, name: bool = False) -> str:
-    """A suit symbol in its colour (``NT`` is no-trumps); with ``name``, followed by its name."""
-    if suit == "NT":
-        return "no-trumps" if name else '<span class="es-suit es-nt" title="no-trumps">NT</span>'
+    """A suit symbol in its colour (``NT``, ``NL``: no-trumps); with ``name``, followed by its name."""
+    if suit in STRAIN_WORDS:
+        return STRAIN_WORDS[suit] if name else f'<span class="es-suit es-nt">{STRAIN_SHORT[suit]}</span>'
     colour = (colours or DEFAULT_COLOURS).get(suit, "black")
     symbol = SUIT_SYMBOLS.get(suit, escape(suit))
-    html = f'<span class="es-suit es-{colour}" title="{SUIT_NAMES.get(suit, suit)}">{symbol}</span>'
-    return html + (f" {SUIT_NAMES.get(suit, suit)}" if name else "")
+    words = SUIT_NAMES.get(suit, suit)
+    html = f'<span class="es-suit es-{colour}" role="img" aria-label="{words}">{symbol}</span>'
+    return html + (f" {words}" if name else "")
 
 
-def card_html(card: str, colours: Mapping[str, str] | None = None, *, mark: str = "") -> str:
+def card_html(card: str, colours: Mapping[str, str] | None = None, *, mark: str = "", label: str | None = None) -> str:
     """One card as a small face: rank and suit symbol, in the suit's colour.
 
-    ``mark`` adds a class: ``win`` (the card that took the trick), ``out`` (not played)."""
-    extra = f" es-{mark}" if mark else ""
+    ``mark`` adds classes: ``win`` (the card that took the trick), ``led``, ``legal``."""
+    extra = "".join(f" es-{m}" for m in mark.split()) if mark else ""
     if card == JOKER:
-        return f'<span class="es-card es-joker{extra}" title="joker">Jo<span class="es-star">★</span></span>'
-    if len(card) != 2 or card[1] not in SUIT_SYMBOLS:
+        return f'<span class="es-card es-joker{extra}" role="img" aria-label="{escape(label or "joker")}">Jo★</span>'
+    if len(card) != 2 or card[1] not in SUIT_SYMBOLS or card[0] not in RANK_NAMES:
         return f'<span class="es-card{extra}">{escape(card)}</span>'
     colour = (colours or DEFAULT_COLOURS).get(card[1], "black")
-    rank = RANK_TEXT.get(card[0], card[0])
-    return (f'<span class="es-card es-{colour}{extra}" title="{card_name(card)}">'
-            f'{rank}{SUIT_SYMBOLS[card[1]]}</span>')
+    return (f'<span class="es-card es-{colour}{extra}" role="img" aria-label="{card_name(card)}">'
+            f'{rank_text(card[0])}{SUIT_SYMBOLS[card[1]]}</span>')
 
 
-def cards_html(cards: Iterable[str], colours: Mapping[str, str] | None = None, *, empty: str = "none") -> str:
+def cards_html(cards: Iterable[str], colours: Mapping[str, str] | None = None, *, empty: str = "none",
+               marks: Mapping[str, str] | None = None) -> str:
     """A row of cards (``empty`` when there are none)."""
     cards = list(cards)
     if not cards:
         return f'<span class="es-none">{escape(empty)}</span>'
-    return '<span class="es-cards">' + "".join(card_html(c, colours) for c in cards) + "</span>"
+    marks = marks or {}
+    return '<span class="es-cards">' + "".join(card_html(c, colours, mark=marks.get(c, "")) for c in cards) + "</span>"
 
 
 def card_back_html(count: int) -> str:
     """``count`` cards face down."""
-    return '<span class="es-cards">' + '<span class="es-card es-back" title="face down">&nbsp;</span>' * count + "</span>"
+    return ('<span class="es-cards">' + '<span class="es-card es-back" role="img" aria-label="a card face down">&nbsp;</span>' * count
+            + "</span>")
 
 
-def seat_label(seat: int | None) -> str:
-    return "nobody" if seat is None else f"Seat {seat}"
+def card_text(card: str) -> str:
+    """A card in plain text: ``10♥``, ``joker``."""
+    if card == JOKER:
+        return "joker"
+    if len(card) == 2 and card[1] in SUIT_SYMBOLS:
+        return rank_text(card[0]) + SUIT_SYMBOLS[card[1]]
+    return card
+
+
+class Notation:
+    """One rule table's words for its seats, sides, bids and special cards."""
+
+    def __init__(self, table: Mapping[str, Any]):
+        self.table = table
+        self.colours = colours_of(table)
+        players = table.get("players") or {}
+        self.n = int(players.get("count") or 0)
+        names = players.get("names")
+        if isinstance(names, list) and len(names) == self.n:
+            self.names: list[str] | None = [str(n) for n in names]
+        elif self.n == 4:
+            self.names = list(COMPASS)
+        else:
+            self.names = None
+        self.teams: list[list[int]] | None = [list(t) for t in players["teams"]] if players.get("teams") else None
+        terms = table.get("terms") or {}
+        self.terms = terms
+        benny = (table.get("ranking") or {}).get("benny")
+        self.benny_card = benny
+        self.benny = terms.get("benny") or ("the joker" if benny == JOKER else "the Benny")
+        self.maker = terms.get("maker") or "the maker"
+        self.widow = (table.get("deal") or {}).get("widow-name", "widow")
+        self.bids: dict[str, dict[str, Any]] = {}
+        for step in table.get("hand") or []:
+            for bid in step.get("bids") or []:
+                self.bids[str(bid["id"])] = bid
+        self.clause_titles = {c["id"]: c["title"] for c in table.get("clauses") or []}
+
+    # -- seats -----------------------------------------------------------------------------
+    def seat(self, seat: int | None, *, number: bool = True) -> str:
+        """``North (0)``; ``Seat 2`` where the seats have no names."""
+        if seat is None:
+            return "nobody"
+        if self.names and 0 <= seat < len(self.names):
+            return f"{self.names[seat]} ({seat})" if number else self.names[seat]
+        return f"Seat {seat}"
+
+    def seat_name(self, seat: int) -> str:
+        """The seat's name alone (``North``), or ``Seat 2``."""
+        return self.seat(seat, number=False)
+
+    # -- scoring units ---------------------------------------------------------------------
+    @property
+    def units(self) -> list[list[int]]:
+        return self.teams if self.teams else [[s] for s in range(self.n)]
+
+    def unit(self, index: int) -> str:
+        """A scoring unit's name: ``North–South`` (or ``terms.team``), or a seat."""
+        teams = self.terms.get("team")
+        if self.teams and isinstance(teams, list) and index < len(teams):
+            return str(teams[index])
+        units = self.units
+        if index >= len(units):
+            return f"side {index}"
+        seats = units[index]
+        if len(seats) == 1:
+            return self.seat(seats[0])
+        if self.names:
+            return "–".join(self.names[s] for s in seats)
+        return "Seats " + " & ".join(str(s) for s in seats)
+
+    def unit_of(self, seat: int) -> int | None:
+        for index, seats in enumerate(self.units):
+            if seat in seats:
+                return index
+        return None
+
+    @property
+    def team_game(self) -> bool:
+        return bool(self.teams)
+
+    # -- bids and strains ------------------------------------------------------------------
+    def bid_text(self, bid_id: str) -> str:
+        """A bid as players write it: ``6♥``, ``7 NT``, ``misère`` (plain text)."""
+        bid = self.bids.get(bid_id)
+        if bid is None:
+            return bid_id
+        if "at-most" in bid and "tricks" not in bid or bid.get("at-most") == 0:
+            base = self.clause_titles.get(bid_id) or bid_id.replace("-", " ")
+            return base[:1].lower() + base[1:] if base[:2] != base[:2].upper() else base
+        tricks = bid.get("tricks")
+        strain = bid.get("strain")
+        text = str(tricks) if tricks is not None else bid_id
+        if strain in STRAIN_SHORT:
+            text += " " + STRAIN_SHORT[strain]
+        elif strain:
+            text += SUIT_SYMBOLS.get(strain, strain)
+        if bid.get("alone"):
+            text += " alone"
+        return text
+
+    def bid_html(self, bid_id: str) -> str:
+        """A bid with its suit symbol in colour."""
+        bid = self.bids.get(bid_id)
+        strain = (bid or {}).get("strain")
+        text = escape(self.bid_text(bid_id))
+        if strain and strain in SUIT_SYMBOLS:
+            symbol = SUIT_SYMBOLS[strain]
+            text = text.replace(symbol, suit_html(strain, self.colours), 1)
+        return f'<span class="es-bid">{text}</span>'
+
+    def strain(self, strain: str, *, name: bool = True) -> str:
+        return suit_html(strain, self.colours, name=name)
+
+    def card(self, card: str, mark: str = "") -> str:
+        return card_html(card, self.colours, mark=mark, label=self.benny.removeprefix("the ") if card == self.benny_card and card == JOKER else None)
+
+    def cards(self, cards: Iterable[str], **kwargs: Any) -> str:
+        return cards_html(cards, self.colours, **kwargs)
+
+    # -- prose from the tables and the cases -----------------------------------------------
+    def prose_html(self, text: str, *, trump: str | None = None) -> str:
+        """Free text (a case's ``why``, a clause) made readable: card tokens (``JH``) and card
+        names become card faces, bid tokens read as bids, ``seat 2`` reads ``South (2)``.
+        Returns HTML (the text escaped)."""
+        out = []
+        for index, part in enumerate(re.split(r"(`[^`\n]+`)", str(text))):
+            if index % 2:
+                out.append(f"<code>{escape(part[1:-1])}</code>")
+            else:
+                out.append(self._prose_part(escape(part, quote=False), trump))
+        return "".join(out)
+
+    def _prose_part(self, text: str, trump: str | None) -> str:
+        def seats(match: re.Match) -> str:
+            numbers = [int(n) for n in re.findall(r"\d", match.group(2))]
+            if any(n >= self.n for n in numbers):
+                return match.group(0)
+            words = ", ".join(self.seat(n) for n in numbers[:-1] if n is not None)
+            last = self.seat(numbers[-1])
+            joiner = match.group(3)
+            if len(numbers) == 1:
+                return last
+            return f"{words} {joiner} {last}" if joiner else f"{words}, {last}"
+        if self.names:
+            text = re.sub(r"\b([Ss]eats?) (\d(?:, \d)*(?:,? (and|or) \d)?)\b", seats, text)
+            text = re.sub(r"\b(dealer|Dealer) (\d)\b", lambda m: f"{m.group(1)} {self.seat(int(m.group(2)))}", text)
+        pack = set(self.bids)
+
+        def bid(match: re.Match) -> str:
+            return self.bid_html(match.group(0)) if match.group(0) in pack else match.group(0)
+        if pack:
+            text = re.sub(r"\b\d+(?:NT|NL|[CDHS])\b", bid, text)
+        text = CARD_TOKEN.sub(lambda m: self.card(m.group(1)), text)
+        return text
+
+    def prose_text(self, text: str) -> str:
+        """The same as :meth:`prose_html`, in plain text (card faces as ``10♥``)."""
+        import html as _html
+        out = self.prose_html(text)
+        out = re.sub(r'<span class="es-card[^"]*" role="img" aria-label="[^"]*">([^<]*)</span>', r"\1", out)
+        out = re.sub(r"<[^>]+>", "", out)
+        return _html.unescape(out)
+
+    def token_text(self, token: str) -> str:
+        """An action token in words, for players: ``order`` -> ``order it up``, ``bid:7NT`` -> ``bid 7 NT``."""
+        kind, _, arg = token.partition(":")
+        if kind in ("play", "discard", "give"):
+            return f"{kind} {card_text(arg)}"
+        if kind in ("call", "name"):
+            return f"name {STRAIN_WORDS.get(arg) or SUIT_NAMES.get(arg, arg)}"
+        if kind == "bid":
+            return f"bid {self.bid_text(arg)}"
+        return {"order": "order it up", "pass": "pass", "take": "take", "alone": "go alone",
+                "defend-alone": "defend alone"}.get(token, token.replace("-", " "))
+
+    def cards_mentioned(self, text: str, trump: str | None = None) -> list[str]:
+        """The cards a note speaks of: tokens (``JH``), names (``the ace of spades``), the
+        bowers of ``trump``, the Benny."""
+        found: list[tuple[int, str]] = [(m.start(), m.group(1)) for m in CARD_TOKEN.finditer(text)]
+        for m in CARD_WORDS.finditer(text):
+            found.append((m.start(), RANK_OF_WORD[m.group(1).lower()] + SUIT_OF_WORD[m.group(2).lower()]))
+        if trump and trump in SUIT_SYMBOLS:
+            for m in re.finditer(r"\b(right|left) bower\b", text):
+                if m.group(1) == "right":
+                    found.append((m.start(), "J" + trump))
+                else:
+                    mate = [s for s in SUIT_SYMBOLS if s != trump and self.colours.get(s) == self.colours.get(trump)]
+                    if mate:
+                        found.append((m.start(), "J" + mate[0]))
+        if self.benny_card:
+            for m in re.finditer(r"\b(the Benny|the joker|" + re.escape(self.benny) + r")\b", text, re.I):
+                found.append((m.start(), self.benny_card))
+        seen: list[str] = []
+        for _, card in sorted(found):
+            if card not in seen:
+                seen.append(card)
+        return seen

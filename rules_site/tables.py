@@ -1,5 +1,6 @@
-"""A variant as the site sees it: its resolved table with default options, and what every
-option choice changes (found by resolving the variant with that one choice and comparing).
+"""A variant as the site sees it: its resolved table with default options, compiled by the
+reference interpreter (for the card orders), and what every option value changes (found by
+resolving the variant with that value and comparing).
 
 Nothing here knows a variant by name: everything is read from the tables.
 """
@@ -15,11 +16,13 @@ from typing import Any, Mapping
 
 from reference_impl.catalog import variant_ids, variant_path
 from reference_impl.errors import SpecError
+from reference_impl.options import satisfying, values_of
 from reference_impl.resolve import ResolvedTable, resolve
+from reference_impl.rules import Rules
 
 # Keys of a table that are not rule sections.
-META_KEYS = ("id", "title", "summary", "extends", "sources", "clauses", "options", "selected", "notes",
-             "option-defaults", "option-choices", "$schema")
+META_KEYS = ("id", "title", "summary", "family", "shape", "extends", "sources", "clauses", "options", "selected",
+             "notes", "option-defaults", "option-choices", "drop-options", "remove", "terms", "$schema")
 PLACEHOLDER = re.compile(r"\{([a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*)\}")
 
 
@@ -28,16 +31,20 @@ class SiteError(Exception):
 
 
 def lookup(table: Mapping[str, Any], dotted: str) -> Any:
-    """The value at a dotted path; a segment inside a list picks the element with that ``id``."""
+    """The value at a dotted path; a segment inside a list picks the element with that ``id``
+    (or, for a list without ids, the element at that index)."""
     node: Any = table
     for part in dotted.split("."):
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list):
             matches = [item for item in node if isinstance(item, dict) and item.get("id") == part]
-            if not matches:
+            if matches:
+                node = matches[0]
+            elif part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
                 raise KeyError(dotted)
-            node = matches[0]
         else:
             raise KeyError(dotted)
     return node
@@ -89,7 +96,8 @@ def table_diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, 
     """The differences between two tables, at the highest path where each one appears.
 
     Returns ``(dotted path, value before, value after)``; a value missing on one side is
-    ``...`` (Ellipsis)."""
+    ``...`` (Ellipsis). Id-keyed lists are compared by id; a change of order alone is
+    reported on the list."""
     if isinstance(before, dict) and isinstance(after, dict):
         skip = META_KEYS if not path else ()
         return _keyed_diff({k: v for k, v in before.items() if k not in skip},
@@ -97,13 +105,16 @@ def table_diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, 
     if _is_id_list(before) and _is_id_list(after):
         old = {item["id"]: item for item in before}
         new = {item["id"]: item for item in after}
-        if set(old) != set(new) or list(old) == list(new):      # else: only the order changed
-            return _keyed_diff(old, new, path)
+        common_old = [k for k in old if k in new]
+        common_new = [k for k in new if k in old]
+        out = _keyed_diff(old, new, path)
+        if common_old != common_new:
+            out.append((path, [i["id"] for i in before], [i["id"] for i in after]))
+        return out
     return [(path, before, after)] if before != after else []
 
 
 def _keyed_diff(before: dict, after: dict, path: str) -> list[tuple[str, Any, Any]]:
-    """The differences of two mappings (or id-keyed lists), key by key."""
     out: list[tuple[str, Any, Any]] = []
     for key in list(before) + [k for k in after if k not in before]:
         sub = f"{path}.{key}" if path else str(key)
@@ -118,18 +129,24 @@ def _keyed_diff(before: dict, after: dict, path: str) -> list[tuple[str, Any, An
 
 @dataclass
 class ChoiceView:
-    """One value of an option, and what choosing it (alone) does to the default table."""
+    """One value of an option, and what choosing it does to the default table."""
 
     option: str
     value: Any
     summary: str
     is_default: bool
-    raw: dict[str, Any]
+    raw: dict[str, Any]                                   # the choice as the table gives it (or the range)
     table: dict[str, Any] | None = None
     error: str | None = None
+    also: dict[str, Any] = field(default_factory=dict)    # other options' values this value needs
     changes: list[tuple[str, Any, Any]] = field(default_factory=list)
     clauses_added: list[dict[str, Any]] = field(default_factory=list)
     clauses_removed: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def replaced(self) -> dict[str, str]:
+        """Clause id added -> the base clause id it replaces."""
+        return {c["id"]: c["replaces"] for c in self.clauses_added if c.get("replaces")}
 
 
 @dataclass
@@ -139,10 +156,19 @@ class VariantView:
     resolved: ResolvedTable
     raw_extends: str | None
     choices: dict[str, list[ChoiceView]]
+    rules: Rules | None = None
 
     @property
     def table(self) -> dict[str, Any]:
         return self.resolved.table
+
+    @property
+    def title(self) -> str:
+        return self.table["title"]
+
+    @property
+    def family(self) -> str:
+        return str(self.table.get("family") or "Other games")
 
     @property
     def options(self) -> dict[str, dict[str, Any]]:
@@ -152,26 +178,32 @@ class VariantView:
     def clauses(self) -> list[dict[str, Any]]:
         return self.table.get("clauses") or []
 
-    def clause_ids(self) -> set[str]:
-        """Every clause id that any single option choice can bring into the table."""
-        ids = {c["id"] for c in self.clauses}
-        for views in self.choices.values():
+    def option_clauses(self) -> list[tuple[str, ChoiceView, dict[str, Any]]]:
+        """Every clause an option value brings that the default table does not have, once:
+        (option key, the value, the clause)."""
+        base = {c["id"] for c in self.clauses}
+        seen: set[str] = set()
+        out = []
+        for key, views in self.choices.items():
             for view in views:
-                ids |= {c["id"] for c in view.clauses_added}
-                ids |= {c["id"] for c in view.raw.get("clauses", [])}
-        return ids
+                for clause in view.clauses_added:
+                    if clause["id"] not in base and clause["id"] not in seen:
+                        seen.add(clause["id"])
+                        out.append((key, view, clause))
+        return out
+
+    def clause_ids(self) -> set[str]:
+        """Every clause id that the default table or any single option value has."""
+        return {c["id"] for c in self.clauses} | {c["id"] for _, _, c in self.option_clauses()}
 
     def clause_titles(self) -> dict[str, str]:
-        """The title of every clause id that can appear on the page."""
         titles = {c["id"]: c["title"] for c in self.clauses}
-        for views in self.choices.values():
-            for view in views:
-                for clause in view.clauses_added + list(view.raw.get("clauses", [])):
-                    titles.setdefault(clause["id"], clause["title"])
+        for _, _, clause in self.option_clauses():
+            titles.setdefault(clause["id"], clause["title"])
         return titles
 
     def option_setting(self, path: str) -> list[tuple[str, ChoiceView]]:
-        """The (option, choice) pairs whose choice changes ``path`` or something under or above it."""
+        """The (option, value) pairs whose value changes ``path`` or something under or above it."""
         found = []
         for key, views in self.choices.items():
             for view in views:
@@ -180,32 +212,53 @@ class VariantView:
         return found
 
 
-def _view(variant_id: str) -> VariantView:
-    resolved = resolve(variant_id)
+def _choice_views(variant_id: str, resolved: ResolvedTable) -> dict[str, list[ChoiceView]]:
     base = resolved.table
-    base_ids = [c["id"] for c in base.get("clauses", [])]
+    base_ids = {c["id"] for c in base.get("clauses", [])}
     choices: dict[str, list[ChoiceView]] = {}
     for key, option in (base.get("options") or {}).items():
+        default = resolved.selected.get(key, option.get("default"))
+        named = {c["value"]: c for c in option.get("choices", [])}
         views = []
-        for choice in option.get("choices", []):
-            is_default = choice["value"] == resolved.selected.get(key, option.get("default"))
-            view = ChoiceView(key, choice["value"], choice.get("summary", ""), is_default, choice)
-            if is_default:
+        for value in values_of(option):
+            raw = named.get(value, option.get("range") or {})
+            summary = raw.get("summary") or f"{option.get('title', key)}: {value}."
+            view = ChoiceView(key, value, summary, value == default and type(value) is type(default), raw)
+            if view.is_default:
                 view.table = base
-            else:
-                try:
-                    view.table = resolve(variant_id, {key: choice["value"]}).table
-                except SpecError as exc:
-                    view.error = "; ".join(p.message for p in exc.problems)
-            if view.table is not None and not is_default:
-                view.changes = table_diff(base, view.table)
-                ids = {c["id"] for c in view.table.get("clauses", [])}
-                view.clauses_added = [c for c in view.table.get("clauses", []) if c["id"] not in base_ids]
-                view.clauses_removed = [c for c in base.get("clauses", []) if c["id"] not in ids]
+                views.append(view)
+                continue
+            wanted: dict[str, Any] = {key: value}
+            for other, requirement in (raw.get("requires") or {}).items():
+                if other in (base.get("options") or {}):
+                    from reference_impl.options import meets
+                    if not meets(requirement, resolved.selected.get(other)):
+                        wanted[other] = view.also[other] = satisfying(base["options"][other], requirement)
+            try:
+                view.table = resolve(variant_id, wanted).table
+                before = base if len(wanted) == 1 else resolve(variant_id, {k: v for k, v in wanted.items() if k != key}).table
+            except SpecError as exc:
+                view.error = "; ".join(p.message for p in exc.problems)
+                views.append(view)
+                continue
+            view.changes = table_diff(before, view.table)
+            ids = {c["id"] for c in view.table.get("clauses", [])}
+            before_ids = {c["id"] for c in before.get("clauses", [])}
+            view.clauses_added = [c for c in view.table.get("clauses", []) if c["id"] not in before_ids]
+            view.clauses_removed = [c for c in before.get("clauses", []) if c["id"] not in ids and c["id"] in base_ids]
             views.append(view)
         choices[key] = views
-    raw = _raw_extends(variant_path(variant_id))
-    return VariantView(variant_id, variant_path(variant_id), resolved, raw, choices)
+    return choices
+
+
+def _view(variant_id: str) -> VariantView:
+    resolved = resolve(variant_id)
+    try:
+        rules = Rules(resolved)
+    except SpecError:                   # the site still shows a table the interpreter refuses
+        rules = None
+    return VariantView(variant_id, variant_path(variant_id), resolved, _raw_extends(variant_path(variant_id)),
+                       _choice_views(variant_id, resolved), rules)
 
 
 def _raw_extends(path: Path) -> str | None:
@@ -227,6 +280,28 @@ def variant_view(variant_id: str) -> VariantView:
 
 
 def all_views() -> list[VariantView]:
-    """Every variant, parents before the presets that extend them, then by id."""
+    """Every variant: by family (in the order each family first appears among the tables
+    that extend no other), parents before the presets that extend them, then by id."""
     views = [variant_view(v) for v in variant_ids()]
-    return sorted(views, key=lambda v: (v.raw_extends is not None, v.id))
+    base = base_variant(views)
+    base_family = next((v.family for v in views if v.id == base), None)
+
+    def auction(view: VariantView) -> bool:
+        return any(step.get("kind") == "auction" for step in view.table.get("hand") or [])
+    families: list[str] = []
+    for view in sorted(views, key=lambda v: (v.family != base_family, auction(v), v.raw_extends is not None, v.id)):
+        if view.family not in families:
+            families.append(view.family)
+    return sorted(views, key=lambda v: (families.index(v.family), v.id != base, v.raw_extends is not None, v.id))
+
+
+def base_variant(views: list[VariantView]) -> str | None:
+    """The base game: the table most others extend (the first by id on a tie)."""
+    if not views:
+        return None
+    counts: dict[str, int] = {}
+    for view in views:
+        if view.raw_extends:
+            counts[view.raw_extends] = counts.get(view.raw_extends, 0) + 1
+    ids = [v.id for v in views]
+    return max(sorted(ids), key=lambda v: counts.get(v, 0))

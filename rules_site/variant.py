@@ -1,32 +1,40 @@
-"""One page per variant, written from its resolved rule table.
+"""One page per variant, written from its resolved rule table, to teach the game.
 
-The page follows the table section by section (players, pack, ranking, deal, bidding,
-exchange, going alone, play, scoring, game): first what the fields say, drawn, then every
-clause of that topic under a heading whose id is the clause id (the anchor cases cite).
-Then the options, each choice with what it changes in the table and the clauses it brings,
-each under its own heading; then worked examples from the corpus; then the sources.
+The page opens with the object of the game and a one-screen summary (players, pack, deal,
+how trumps are made, what a hand is worth, the game); then the rules in the order of play:
+the players, the cards, the deal, then one section per stage of the table's own ``hand``
+steps in their order (making trumps, going alone, taking up cards, the play...), then the
+scoring and the end of the game. Each clause is said once, as a paragraph whose id is the
+clause id (the anchor that cases cite), with its id, source and tests folded into a small
+expandable line. Then worked examples from the corpus, the options (house rules, each value
+with the rule it brings), the sources, and the table itself (file, hash) at the bottom.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
+from html import escape
 from typing import Any, Iterable
 
 from .corpus import Replay, SiteCase
-from .words import DESCRIBERS, describe_scoring
 from .examples import render_example
-from .links import CORPUS_INDEX, Links, code, md_cell, md_text
-from .tables import ChoiceView, SiteError, VariantView, compact, fill
+from .links import CORPUS_INDEX, Links, md_text
+from .notation import Notation, number_word, plural, rank_text
+from .phases import step_clause
+from .tables import ChoiceView, SiteError, VariantView, fill
+from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words, step_words,
+                    tie_words)
 
-TOPICS = [("players", "Players"), ("deck", "The pack"), ("ranking", "Rank of the cards"), ("deal", "The deal"),
-          ("bidding", "Bidding"), ("exchange", "Taking up cards"), ("alone", "Going alone"), ("play", "The play"),
-          ("scoring", "Scoring"), ("game", "The game and its end")]
 MAX_EXAMPLES = 3
 MAX_CASE_LINKS = 6
+BIDDING = ("name", "make-trumps", "auction", "force-bid", "set-trumps", "throw-in")
+BEFORE_HAND = (("players", "Players and seats"), ("cards", "The cards"), ("dealing", "Dealing"))
+AFTER_HAND = (("scoring", "Scoring"), ("game", "The end of the game"))
 
 
 class Anchors:
-    """The ids of the headings written on one page; an id used twice is an error."""
+    """The ids written on one page; an id used twice is an error."""
 
     def __init__(self, page: str):
         self.page = page
@@ -34,7 +42,7 @@ class Anchors:
 
     def claim(self, anchor: str) -> str:
         if anchor in self.used:
-            raise SiteError(f"{self.page}: two headings would have the id {anchor!r}; rename a clause, option or source")
+            raise SiteError(f"{self.page}: two elements would have the id {anchor!r}; rename a clause, option or source")
         self.used.add(anchor)
         return anchor
 
@@ -54,6 +62,7 @@ def pick_examples(cases: list[SiteCase], limit: int = MAX_EXAMPLES) -> list[Site
     else:               # nothing hand-written: the shortest generated games
         pool = [c for c in cases if "perft" not in c.tags and playable(c)] or list(cases)
         pool.sort(key=lambda c: (len(c.options), len(c.hands), sum(len(h.get("steps", [])) for h in c.hands), c.id))
+
     def complete(case: SiteCase) -> bool:      # its last hand is played out and scored
         last = case.hands[-1] if case.hands else {}
         return bool({"hand_points", "scores"} & set(last.get("expect") or {})) or "game_over" in case.expect
@@ -61,7 +70,7 @@ def pick_examples(cases: list[SiteCase], limit: int = MAX_EXAMPLES) -> list[Site
     chosen: list[SiteCase] = []
     shown: set[str] = set()
     while pool and len(chosen) < limit:
-        best = max(pool, key=lambda c: (bool(set(c.cited_clauses()) - shown), complete(c),
+        best = max(pool, key=lambda c: (bool(set(c.cited_clauses()) - shown), not c.options, complete(c),
                                         len(set(c.cited_clauses()) - shown), -pool.index(c)))
         if chosen and not set(best.cited_clauses()) - shown:
             break
@@ -71,263 +80,557 @@ def pick_examples(cases: list[SiteCase], limit: int = MAX_EXAMPLES) -> list[Site
     return chosen
 
 
-def _source_link(view: VariantView, key: str | None) -> str:
-    sources = view.table.get("sources") or {}
-    if not key:
-        return ""
-    if key in sources:
-        return f"[{md_text(sources[key].get('title', key))}](#source-{key})"
-    return f"{code(key)}"
+# -- the sections, in the order of play ----------------------------------------------------------
+
+@dataclass
+class Section:
+    key: str                                   # its anchor: rules-<key>
+    title: str
+    stage: str
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return f"rules-{self.key}"
 
 
-def _value(value: Any) -> str:
-    return f"{code(compact(value))}"
+def stage_of(step: dict[str, Any]) -> str:
+    kind = step.get("kind")
+    if kind == "name" and step.get("effect") == "partner":
+        return "partner"
+    if kind in BIDDING:
+        return "bidding"
+    if kind == "offer":
+        return {"alone": "alone", "defend-alone": "alone", "sit-out": "drop", "swap-with-kitty": "swap"}.get(step.get("effect"), "offer")
+    return str(kind)
 
+
+def stage_title(stage: str, steps: list[dict[str, Any]], table: dict[str, Any], words: Notation) -> str:
+    if stage == "bidding":
+        return "The auction" if any(s.get("kind") == "auction" for s in steps) else "Making trumps"
+    if stage == "alone":
+        return "Going alone" if any(s.get("effect") == "alone" for s in steps) else "Defending alone"
+    if stage == "exchange":
+        sources = {t.get("from") for s in steps for t in s.get("takes") or []}
+        if sources == {"upcard"}:
+            return "Taking up the upcard"
+        if sources == {"widow"}:
+            return f"Taking the {words.widow}"
+        return "Taking up cards"
+    return {"partner": "Calling a partner", "drop": "Dropping out", "swap": "Swapping with the kitty",
+            "give": "The partner's best card", "play": "The play", "offer": "Offers"}.get(stage, stage.replace("-", " ").capitalize())
+
+
+def plan_sections(table: dict[str, Any], words: Notation) -> list[Section]:
+    """The page's sections in the order of play, each with the clauses it states."""
+    sections = [Section(key, title, key) for key, title in BEFORE_HAND]
+    hand: list[Section] = []
+    for step in table.get("hand") or []:
+        stage = stage_of(step)
+        if hand and hand[-1].stage == stage:
+            hand[-1].steps.append(step)
+        else:
+            hand.append(Section(stage, "", stage, [step]))
+    keys: set[str] = {s.key for s in sections} | {k for k, _ in AFTER_HAND}
+    titles: set[str] = {s.title for s in sections} | {t for _, t in AFTER_HAND}
+    for section in hand:
+        base_key, base_title = section.key, stage_title(section.stage, section.steps, table, words)
+        section.key, section.title, number = base_key, base_title, 2
+        while section.key in keys or section.title in titles:
+            section.key, section.title = f"{base_key}-{number}", f"{base_title} (continued)" if number == 2 else f"{base_title} ({number})"
+            number += 1
+        keys.add(section.key)
+        titles.add(section.title)
+    sections += hand + [Section(key, title, key) for key, title in AFTER_HAND]
+
+    clauses = table.get("clauses") or []
+    order = {c["id"]: i for i, c in enumerate(clauses)}
+    placed: dict[str, Section] = {}
+    for section in hand:
+        for step in section.steps:
+            clause = step_clause(table, step)
+            if clause and clause in order and clause not in placed:
+                placed[clause] = section
+    by_key = {s.key: s for s in sections}
+
+    def first(*stages: str) -> Section | None:
+        for stage in stages:
+            found = next((s for s in hand if s.stage == stage), None) or by_key.get(stage)
+            if found is not None:
+                return found
+        return None
+    for clause in clauses:
+        if clause["id"] in placed:
+            continue
+        placed[clause["id"]] = home_section(clause, first, by_key)
+    for clause in clauses:
+        placed[clause["id"]].clauses.append(clause)
+    for section in sections:
+        section.clauses.sort(key=lambda c: order[c["id"]])
+    return sections
+
+
+def home_section(clause: dict[str, Any], first, by_key: dict[str, Section]) -> Section:
+    """Where a clause no step names is said: by its topic."""
+    topic = clause.get("topic")
+    if topic == "game" and "first-dealer" in (clause["id"], clause.get("replaces")):
+        return by_key["dealing"]
+    found = {"players": lambda: by_key["players"], "deck": lambda: by_key["cards"], "ranking": lambda: by_key["cards"],
+             "deal": lambda: by_key["dealing"], "bidding": lambda: first("bidding", "dealing"),
+             "alone": lambda: first("alone", "give", "bidding"), "exchange": lambda: first("exchange", "bidding"),
+             "play": lambda: first("play"), "scoring": lambda: by_key["scoring"],
+             "game": lambda: by_key["game"]}.get(topic, lambda: by_key["game"])()
+    return found or by_key["game"]
+
+
+# -- the page ---------------------------------------------------------------------------------
 
 class VariantPage:
-    def __init__(self, view: VariantView, cases: list[SiteCase], replays: dict[str, Replay], links: Links):
+    def __init__(self, view: VariantView, cases: list[SiteCase], replays: dict[str, Replay], links: Links,
+                 titles: dict[str, str] | None = None):
         self.view = view
         self.table = view.table
+        self.words = Notation(self.table)
         self.cases = cases
         self.replays = replays
         self.links = links
+        self.titles = titles or {}
         self.anchors = Anchors(links.page)
         self.clause_titles = view.clause_titles()
         self.citing: dict[str, list[SiteCase]] = defaultdict(list)
         for case in cases:
             for clause in case.cited_clauses():
                 self.citing[clause].append(case)
-        self.rendered_clauses: set[str] = set()
+        self.sections = plan_sections(self.table, self.words)
+        self.said: set[str] = set()
+        self.option_of_clause: dict[str, list[str]] = defaultdict(list)      # base clause -> options that change it
+        self.option_of_section: dict[str, list[str]] = defaultdict(list)
+        self._map_options()
 
-    # -- pieces -----------------------------------------------------------------------------
-    def clause_ref(self, clause_id: str) -> str:
-        return f"[{md_text(self.clause_titles.get(clause_id, clause_id))}](#{clause_id})"
+    # -- options touching the rules ---------------------------------------------------------------
+    def _map_options(self) -> None:
+        section_of_clause = {c["id"]: s for s in self.sections for c in s.clauses}
+        section_of_step = {step["id"]: s for s in self.sections for step in s.steps}
+        rows = {r["id"] for r in (self.table.get("scoring") or {}).get("rows") or []}
+        steps = {s["id"]: s for s in self.table.get("hand") or []}
+        for key, views in self.view.choices.items():
+            clauses: set[str] = set()
+            sections: set[str] = set()
+            for choice in views:
+                clauses |= set(choice.replaced.values()) | {c["id"] for c in choice.clauses_removed}
+                for path, _, _ in choice.changes:
+                    parts = path.split(".")
+                    if parts[0] == "hand" and len(parts) > 1 and parts[1] in steps:
+                        clause = step_clause(self.table, steps[parts[1]])
+                        if clause:
+                            clauses.add(clause)
+                        elif parts[1] in section_of_step:
+                            sections.add(section_of_step[parts[1]].key)
+                    elif parts[0] == "scoring" and len(parts) > 2 and parts[2] in rows and parts[2] in section_of_clause:
+                        clauses.add(parts[2])
+                    else:
+                        sections.add({"players": "players", "deck": "cards", "ranking": "cards", "deal": "dealing",
+                                      "scoring": "scoring", "counters": "scoring", "game": "game"}.get(parts[0], "game"))
+                for clause in choice.clauses_added:
+                    if not clause.get("replaces"):
+                        target = self._home_of(clause)
+                        if target:
+                            sections.add(target.key)
+            for clause in clauses:
+                if clause in section_of_clause and key not in self.option_of_clause[clause]:
+                    self.option_of_clause[clause].append(key)
+            for section in sections:
+                if key not in self.option_of_section[section]:
+                    self.option_of_section[section].append(key)
 
-    def clause_id_ref(self, clause_id: str) -> str:
-        return f"[{code(clause_id)}](#{clause_id})"
+    def _home_of(self, clause: dict[str, Any]) -> Section | None:
+        by_key = {s.key: s for s in self.sections}
+        hand = [s for s in self.sections if s.key not in dict(BEFORE_HAND) and s.key not in dict(AFTER_HAND)]
 
-    def option_ref(self, key: str) -> str:
+        def first(*stages: str) -> Section | None:
+            for stage in stages:
+                found = next((s for s in hand if s.stage == stage), None) or by_key.get(stage)
+                if found is not None:
+                    return found
+            return None
+        return home_section(clause, first, by_key)
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def option_link(self, key: str) -> str:
         option = self.view.options.get(key, {})
         return f"[{md_text(option.get('title', key))}](#option-{key})"
 
-    def cases_line(self, clause_id: str) -> str:
+    def source_link(self, key: str | None) -> str:
+        sources = self.table.get("sources") or {}
+        if not key:
+            return ""
+        if key in sources:
+            return f"[{md_text(sources[key].get('title', key))}](#source-{key})"
+        return md_text(key)
+
+    def tested_by(self, clause_id: str) -> tuple[int, str]:
         cases = self.citing.get(clause_id, [])
         if not cases:
-            return ""
+            return 0, ""
         written = [c for c in cases if c.hand_written]
         shown = written[:MAX_CASE_LINKS]
-        parts = [self.links.case(c.id) for c in shown]
+        parts = [self.links.case(c.id, md_text(c.title)) for c in shown]
         rest = len(cases) - len(shown)
         if rest:
             parts.append(f"[{rest} more]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)})")
-        return "Tested by " + ", ".join(parts)
+        return len(cases), "Tested by " + "; ".join(parts) + "."
 
-    def clause_block(self, clause: dict[str, Any], table: dict[str, Any], level: int, context: str = "") -> list[str]:
+    def clause_block(self, clause: dict[str, Any], table: dict[str, Any], *, section_title: str = "",
+                     lead: str = "", house: str = "") -> list[str]:
+        """A rule: its text (its title in bold unless the section says it), then a folded line
+        with its id, source, interpretation note and the cases that test it."""
         clause_id = clause["id"]
-        self.rendered_clauses.add(clause_id)
-        lines = ["", heading(level, clause["title"], self.anchors.claim(clause_id)), ""]
-        if context:
-            lines += [context, ""]
-        lines.append(md_text(fill(clause["text"], table, f"{self.view.id}: clause {clause_id}")))
-        meta = [f"Rule `{clause_id}`"]
+        self.said.add(clause_id)
+        anchor = self.anchors.claim(clause_id)
+        text = md_text(fill(clause["text"], table, f"{self.view.id}: clause {clause_id}"))
+        text = self._prose(text)
+        title = clause["title"]
+        shown_title = "" if title.strip().lower() == section_title.strip().lower() else f"**{md_text(title)}.** "
+        count, tested = self.tested_by(clause_id)
+        source = (self.table.get("sources") or {}).get(clause.get("source") or "", {})
+        summary_bits = [f"rule <code>{escape(clause_id)}</code>"]
         if clause.get("source"):
-            meta.append("source: " + _source_link(self.view, clause["source"]))
-        tested = self.cases_line(clause_id)
-        if tested:
-            meta.append(tested)
-        lines += ["", " · ".join(meta), "{: .es-meta }"]
+            summary_bits.append(escape(short_source(source, clause["source"])))
+        summary_bits.append(plural(count, "case") if count else "no case yet")
         if clause.get("note"):
-            lines += ["", '!!! note "Interpretation"', "", "    " + md_text(clause["note"])]
+            summary_bits.append("a note")
+        body = []
+        if clause.get("note"):
+            body.append(f"**How this table reads the sources.** {self._prose(md_text(clause['note']))}")
+        if clause.get("source"):
+            body.append(f"Source: {self.source_link(clause['source'])}.")
+        if tested:
+            body.append(tested)
+        if clause.get("replaces"):
+            body.append(f"Replaces the rule [{md_text(self.clause_titles.get(clause['replaces'], clause['replaces']))}](#{clause['replaces']}).")
+        lines = ["", f'<div class="es-rule{" es-house" if house else ""}" id="{anchor}" markdown>', ""]
+        if lead:
+            lines += [lead, ""]
+        lines += [f"{shown_title}{text}", ""]
+        options = self.option_of_clause.get(clause_id) if not house else None
+        if options:
+            lines += ['<p class="es-house-note" markdown>House rules that change this: '
+                      + ", ".join(self.option_link(k) for k in options) + ".</p>", ""]
+        lines += ['<details class="es-about" markdown>', f"<summary>{' · '.join(summary_bits)}</summary>", ""]
+        lines += [b + "\n" for b in body]
+        lines += ["</details>", "", "</div>"]
         return lines
 
-    def options_touching(self, section: str) -> str:
-        keys = list(dict.fromkeys(key for key, _ in self.view.option_setting(section)))
-        if not keys:
-            return ""
-        return "Options that change this: " + ", ".join(self.option_ref(k) for k in keys) + "."
+    def _prose(self, markdown: str) -> str:
+        """Seat numbers and card tokens in table prose, in players' words (Markdown kept)."""
+        return self.words._prose_part(markdown, None)
 
-    def row_link(self, row: dict[str, Any]) -> str:
-        if row["id"] in self.clause_titles:
-            return self.clause_ref(row["id"])
-        return f"{code(row['id'])}"
-
-    def enabled_by(self, row_id: str) -> str:
-        found = []
-        for key, choice in self.view.option_setting(f"scoring.rows.{row_id}"):
-            found.append(f"{self.option_ref(key)} = {_value(choice.value)}")
-        return (", with " + " or ".join(found)) if found else ""
-
-    # -- sections ---------------------------------------------------------------------------
+    # -- sections --------------------------------------------------------------------------------
     def header(self) -> list[str]:
-        view, table = self.view, self.table
-        source = f"spec/variants/{view.file.name}"
-        parent = view.raw_extends
-        lines = [f"# {md_text(table['title'])}", "", f"*{md_text(table['summary'])}*", "{: .es-lead }", ""]
-        info = [f"This page is generated from the rule table `{source}` when the site is built"
-                + (f"; the table extends {self.links.variant(parent, md_text(parent))}, and the rules below include what it inherits" if parent else "")
-                + ". It shows the rules with every option at its default; the [options](#options) say what each other value changes.",
-                "Every rule clause has a stable anchor, its id: a conformance case that cites `round-1` links here as "
-                f"`variants/{view.id}/#round-1`.",
-                f"SHA-256 of the resolved table with the default options: `{view.resolved.sha256}`."]
-        lines += ['!!! info "Generated from the rule table"', ""] + ["    " + line + "\n" for line in info]
-        lines += self.glance()
-        return lines
+        return [f"# {md_text(self.table['title'])}", "", f"{md_text(self.table['summary'])}", "{: .es-lead }"]
 
-    def glance(self) -> list[str]:
-        from .compare import AXES
-        rows = ["", "| At a glance | |", "|---|---|"]
-        for axis in AXES:
-            if not axis.glance:
+    def summary(self) -> list[str]:
+        t, w = self.table, self.words
+        lines = ["", heading(2, "The object of the game", self.anchors.claim("object")), "", object_words(t, w), ""]
+        steps = [s for s in t.get("hand") or [] if self._possible(s)]
+        bidding = [s for s in steps if s.get("kind") in BIDDING]
+        after = [s for s in steps if s.get("kind") not in BIDDING and s.get("kind") != "play"]
+        play = next((s for s in steps if s.get("kind") == "play"), None)
+
+        def link(key: str) -> str:
+            target = next((s for s in self.sections if s.key == key or s.stage == key), None)
+            return f"#{target.anchor}" if target else "#rules"
+        rows = [("Players", self.players_summary(), "#rules-players"),
+                ("Pack", pack_words(t, w) + ".", "#rules-cards"),
+                ("Deal", deal_words(t, w).capitalize() + ".", "#rules-dealing"),
+                ("Trumps", " ".join(step_words(s, t, w) for s in bidding), link("bidding"))]
+        if after:
+            rows.append(("Then", " ".join(step_words(s, t, w) for s in after), f"#{next(s for s in self.sections if s.steps and s.steps[0] is after[0] or after[0] in s.steps).anchor}"))
+        if play is not None:
+            rows.append(("Play", step_words(play, t, w) + " Each player must follow the suit led if he can; the highest "
+                         "trump wins the trick, else the highest card of the suit led, and the winner leads next.", link("play")))
+        rows.append(("A hand is worth", self.scoring_summary(), "#rules-scoring"))
+        rows.append(("Game", game_words(t, w) + ".", "#rules-game"))
+        html = ['<div class="es-scroll"><table class="es-glance"><caption>The game at a glance</caption><tbody>']
+        for name, text, href in rows:
+            html.append(f'<tr><th scope="row"><a href="{href}">{escape(name)}</a></th><td>{text}</td></tr>')
+        html.append("</tbody></table></div>")
+        return lines + ["".join(html)]
+
+    def _possible(self, step: dict[str, Any]) -> bool:
+        """A step whose condition can hold in this table (not a Benny upcard without a Benny)."""
+        when = step.get("when") or {}
+        return not (when.get("upcard") == "benny" and not (self.table.get("ranking") or {}).get("benny"))
+
+    def players_summary(self) -> str:
+        w, players = self.words, self.table["players"]
+        n = players["count"]
+        if w.team_game:
+            teams = [w.unit(u) for u in range(len(w.units))]
+            return (f"{number_word(n).capitalize()}, in {number_word(len(teams))} teams, partners sitting opposite: "
+                    f"{join(teams, 'against')}.")
+        sides = {"maker-against-rest": f"in each hand {w.maker} plays against all the others",
+                 "maker-and-called": f"in each hand {w.maker} and a called partner play against the rest",
+                 "each-alone": "each plays for himself"}.get(players.get("sides"), "")
+        names = f" ({join([w.seat(s) for s in range(n)])})" if w.names else ""
+        return f"{number_word(n).capitalize()}{names}, each keeping his own score; {sides}."
+
+    def scoring_summary(self) -> str:
+        """Each enabled scoring row in a few words: its clause's title and its points."""
+        t, w = self.table, self.words
+        items = []
+        for row in (t.get("scoring") or {}).get("rows") or []:
+            if row.get("enabled", True) is False:
                 continue
-            text = axis.short(self.table)
-            if text:
-                rows.append(f"| [{md_text(axis.title)}](#topic-{axis.section}) | {md_cell(text)} |")
-        return rows
+            title = self.clause_titles.get(row["id"])
+            label = (f'<a href="#{row["id"]}">{escape(title)}</a>' if title
+                     else condition_words(row.get("when"), t, w).capitalize() or "Any other hand")
+            items.append(f"<li>{label}: {awards_words(row.get('award') or [], t, w)}</li>")
+        for counter in t.get("counters") or []:
+            items.append(f"<li>{escape(counter.get('title', counter['id']))} are counted</li>")
+        return '<ul class="es-rows">' + "".join(items) + "</ul>"
 
-    def topic_section(self, section: str, title: str) -> list[str]:
-        lines = ["", heading(2, title, self.anchors.claim(f"topic-{section}")), ""]
-        if section in self.table:
-            if section == "scoring":
-                lines += describe_scoring(self.table, self.row_link, self.enabled_by)
-            elif section in DESCRIBERS:
-                lines += DESCRIBERS[section](self.table)
-            else:
-                lines.append(f"{code(section)}: {_value(self.table[section])}")
-            touching = self.options_touching(section)
-            if touching:
-                lines += ["", touching, "{: .es-meta }"]
-        for clause in self.view.clauses:
-            if clause.get("topic") == section:
-                lines += self.clause_block(clause, self.table, 3)
+    def rules(self) -> list[str]:
+        lines = ["", heading(2, "The rules, in the order of play", self.anchors.claim("rules")), ""]
+        for section in self.sections:
+            body = self.section_body(section)
+            if not body:
+                continue
+            lines += ["", heading(3, section.title, self.anchors.claim(section.anchor)), ""] + body
+            options = self.option_of_section.get(section.key)
+            if options:
+                lines += ["", '<p class="es-house-note" markdown>House rules for this part of the game: '
+                          + ", ".join(self.option_link(k) for k in options) + ".</p>"]
         return lines
 
-    def change_words(self, choice: ChoiceView) -> str:
-        if choice.error:
-            return f"cannot be resolved: {md_text(choice.error)}"
-        if choice.is_default:
-            return "(the default)"
-        parts = []
-        for path, before, after in choice.changes:
-            def show(value: Any) -> str:
-                if value is ...:
-                    return "(absent)"
-                if isinstance(value, dict) and "id" in value:
-                    return f"row {code(value['id'])}"
-                text = compact(value)
-                return f"{code(text if len(text) <= 60 else text[:57] + '...')}"
-            parts.append(f"{code(path)}: {show(before)} → {show(after)}")
-        replaced = {c.get("replaces") for c in choice.raw.get("clauses", []) if c.get("replaces")}
-        for clause in choice.clauses_added:
-            target = next((c.get("replaces") for c in choice.raw.get("clauses", []) if c["id"] == clause["id"] and c.get("replaces")), None)
-            parts.append(f"rule {self.clause_id_ref(clause['id'])}" + (f" replaces {self.clause_id_ref(target)}" if target else " applies"))
-        for clause in choice.clauses_removed:
-            if clause["id"] not in replaced:
-                parts.append(f"rule {self.clause_id_ref(clause['id'])} no longer applies")
-        return "<br>".join(parts) if parts else "nothing in the table"
-
-    def options_section(self) -> list[str]:
-        options = self.view.options
-        lines = ["", heading(2, "Options", self.anchors.claim("options")), ""]
-        if not options:
-            return lines + ["This variant has no options."]
-        lines += ["Each option is a choice among the values below; a conformance case names the values it needs "
-                  "(its `options`), every other option keeps its default, and the runner sends the engine the table "
-                  "resolved with those values.", "",
-                  "| Option | Default | Other values |", "|---|---|---|"]
-        for key, option in options.items():
-            others = [_value(c["value"]) for c in option.get("choices", []) if c["value"] != option.get("default")]
-            lines.append(f"| {self.option_ref(key)} | {_value(option.get('default'))} | {', '.join(others) or 'none (fixed in this variant)'} |")
-        for key, option in options.items():
-            lines += ["", heading(3, option.get("title", key), self.anchors.claim(f"option-{key}")), ""]
-            lines.append(md_text(option.get("summary", "")) + f" Key `{key}`, default {_value(option.get('default'))}"
-                         + (f", source: {_source_link(self.view, option.get('source'))}" if option.get("source") else "") + ".")
-            if option.get("note"):
-                lines += ["", '!!! note "Interpretation"', "", "    " + md_text(option["note"])]
-            lines += ["", "| Value | Meaning | What it changes in the table |", "|---|---|---|"]
-            views = self.view.choices.get(key, [])
-            for choice in views:
-                label = _value(choice.value) + (" (default)" if choice.is_default else "")
-                lines.append(f"| {label} | {md_cell(md_text(choice.summary))} | {md_cell(self.change_words(choice))} |")
-            if len(views) == 1:
-                lines += ["", "This variant allows only this value."]
-            for choice in views:
-                candidates = choice.clauses_added + [c for c in choice.raw.get("clauses", [])]
-                for clause in candidates:
-                    if clause["id"] in self.rendered_clauses:
-                        continue
-                    context = f"With [{md_text(option.get('title', key))}](#option-{key}) = {_value(choice.value)}"
-                    target = clause.get("replaces") or next((c.get("replaces") for c in choice.raw.get("clauses", [])
-                                                            if c["id"] == clause["id"] and c.get("replaces")), None)
-                    if target:
-                        context += f", this rule replaces {self.clause_ref(target)} ({code(target)})."
-                    else:
-                        context += ", this rule applies."
-                    context += "\n{: .es-context }"
-                    lines += self.clause_block(clause, choice.table or self.table, 4, context)
+    def section_body(self, section: Section) -> list[str]:
+        lines: list[str] = []
+        drawn = {"players": self.seating, "cards": self.cards_drawn}.get(section.key)
+        if drawn:
+            lines += drawn()
+        if section.stage == "bidding":
+            lines += self.bid_schedule(section)
+        for step in section.steps:       # a step no clause states is said in words
+            if not step_clause(self.table, step) and self._possible(step) and step.get("kind") != "play":
+                lines += ["", step_words(step, self.table, self.words)]
+        for clause in section.clauses:
+            lines += self.clause_block(clause, self.table, section_title=section.title)
         return lines
 
-    def examples_section(self) -> list[str]:
+    def seating(self) -> list[str]:
+        w = self.words
+        n = w.n
+        if n == 4 and w.names:
+            cells = {0: "top", 1: "right", 2: "bottom", 3: "left"}
+            html = ['<div class="es-seating" role="img" aria-label="'
+                    + escape("Seats clockwise: " + ", ".join(w.seat(s) for s in range(n))) + '">']
+            for seat in range(n):
+                html.append(f'<span class="es-seat-{cells[seat]}">{escape(w.seat(seat))}</span>')
+            html.append('<span class="es-seat-table">table</span></div>')
+            return ["".join(html)]
+        seats = join([w.seat(s) for s in range(n)])
+        return [f"Seats clockwise: {seats}. Play goes clockwise; the player on the dealer's left is the *eldest hand*."]
+
+    def cards_drawn(self) -> list[str]:
+        """The pack by suit, then the order of the cards with each suit as trumps (from the
+        interpreter's compiled tables)."""
+        t, w = self.table, self.words
+        deck = t["deck"]
+        suits = deck.get("suits", [])
+        topics = {c.get("topic") for c in self.sections[1].clauses}
+        lines = [] if "deck" in topics else [f"**The pack**: {pack_words(t, w)}.", ""]
+        rules = self.view.rules
+        if rules is None:
+            return lines
+        from .ranking import orders
+        html = ['<div class="es-scroll"><table class="es-ranks"><caption>Rank of the cards, highest first</caption>'
+                '<thead><tr><th scope="col">Trumps</th><th scope="col">The trump suit</th><th scope="col">The other suits</th>'
+                "</tr></thead><tbody>"]
+        for trump, trump_cards, others in orders(rules):
+            other = "<br>".join(w.cards(cards) for _, cards in others)
+            html.append(f'<tr><th scope="row">{w.strain(trump)}</th><td>{w.cards(trump_cards) if trump_cards else "none"}</td>'
+                        f"<td>{other}</td></tr>")
+        html.append("</tbody></table></div>")
+        lines.append("".join(html))
+        benny = (t.get("ranking") or {}).get("benny")
+        notes = []
+        if (t.get("ranking") or {}).get("bowers"):
+            notes.append("The jack of trumps is the *right bower*, and the other jack of the same colour the *left bower*, "
+                         "which belongs to the trump suit")
+        if benny:
+            notes.append(f"{w.benny.capitalize()}, {w.card(benny)}, is the highest trump whatever suit is trumps")
+        master = ((t.get("ranking") or {}).get("no-trump") or {}).get("master")
+        if master:
+            notes.append(f"at no-trumps {w.card(master)} belongs to no suit and beats every other card")
+        if notes:
+            lines += ["", "; ".join(notes) + "."]
+        return lines
+
+    def bid_schedule(self, section: Section) -> list[str]:
+        """An auction's bids as a grid: tricks by trump suit, each cell the bid's value."""
+        w = self.words
+        lines: list[str] = []
+        for step in section.steps:
+            if step.get("kind") != "auction":
+                continue
+            bids = [b for b in step.get("bids") or [] if b.get("enabled", True)]
+            grid = [b for b in bids if "tricks" in b and b.get("strain")]
+            others = [b for b in bids if b not in grid]
+            strains = list(dict.fromkeys(b["strain"] for b in grid))
+            tricks = list(dict.fromkeys(b["tricks"] for b in grid))
+            if grid:
+                head = "".join(f'<th scope="col">{w.strain(s, name=False)}</th>' for s in strains)
+                html = ['<div class="es-scroll"><table class="es-bids"><caption>The bids and their values (a bid must be '
+                        'worth more than the last)</caption><thead><tr><th scope="col">Tricks</th>' + head + "</tr></thead><tbody>"]
+                for n in tricks:
+                    cells = []
+                    for s in strains:
+                        bid = next((b for b in grid if b["tricks"] == n and b["strain"] == s), None)
+                        cells.append(f"<td>{bid.get('value', '') if bid else ''}</td>")
+                    html.append(f'<tr><th scope="row">{n}</th>{"".join(cells)}</tr>')
+                html.append("</tbody></table></div>")
+                lines += ["".join(html), ""]
+            if others:
+                lines += ["Other bids: " + ", ".join(f"{w.bid_html(b['id'])} ({b.get('value', '')})" for b in others) + ".", ""]
+        return lines
+
+    # -- examples, options, sources, the table ---------------------------------------------------
+    def examples(self) -> list[str]:
         lines = ["", heading(2, "Worked examples", self.anchors.claim("worked-examples")), ""]
         chosen = pick_examples(self.cases)
         if not chosen:
-            return lines + ["No conformance case plays this variant yet."]
+            return lines + ['<p class="es-untested">No conformance case plays this variant yet: it is <strong>untested</strong>, '
+                            "and engines are not checked against it.</p>"]
         lines += [f"These hands are conformance cases: every engine that claims this variant must replay them exactly. "
-                  f"The corpus has {len(self.cases)} case{'s' if len(self.cases) != 1 else ''} for this variant "
-                  f"([all of them]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)})); the page of each "
-                  "hand-written case tells it the same way and lists everything an engine must report at each step."]
+                  f"The corpus has {plural(len(self.cases), 'case')} for this variant "
+                  f"([all of them]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)}))."]
         for number, case in enumerate(chosen, 1):
             lines += ["", heading(3, f"Example {number}: {case.title}", self.anchors.claim(f"example-{case.id}")), ""]
             facts = [f"Case {self.links.case(case.id)}"]
             if case.options:
-                facts.append("with " + ", ".join(f"{self.option_ref(k) if k in self.view.options else md_text(k)} = {_value(v)}"
-                                                 for k, v in case.options.items()))
-            facts.append("rules " + ", ".join(self.clause_ref(c) if c in self.clause_titles else f"{code(c)}"
-                                              for c in case.clauses))
+                facts.append("with " + ", ".join(
+                    f"{self.option_link(k) if k in self.view.options else md_text(k)} = {md_text(self.value_words(k, v))}"
+                    for k, v in case.options.items()))
             lines += [" · ".join(facts), "{: .es-meta }"]
             if case.description:
-                lines += ["", md_text(case.description)]
-            lines += ["", render_example(case, self.replays[case.id], self.links, hand_heading="####")]
+                lines += ["", self._prose(md_text(case.description))]
+            replay = self.replays.get(case.id)
+            if replay is not None:
+                lines += ["", render_example(case, replay, self.links, hand_heading="####", prefix=f"ex{number}")]
+        return lines
+
+    def value_words(self, key: str, value: Any) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    def options_section(self) -> list[str]:
+        options = self.view.options
+        lines = ["", heading(2, "House rules (options)", self.anchors.claim("options")), ""]
+        if not options:
+            return lines + ["This variant has no options."]
+        lines += ["Each option is a choice among the values below; a conformance case names the values it needs "
+                  "(its `options`, by the key shown), and every other option keeps its default."]
+        for key, option in options.items():
+            lines += self.option_block(key, option)
+        return lines
+
+    def option_block(self, key: str, option: dict[str, Any]) -> list[str]:
+        anchor = self.anchors.claim(f"option-{key}")
+        views = self.view.choices.get(key, [])
+        lines = ["", f'<div class="es-option" id="{anchor}" markdown>', "",
+                 f"**{md_text(option.get('title', key))}**: {self._prose(md_text(option.get('summary', '')))} "
+                 f'<span class="es-key">key <code>{escape(key)}</code></span>', ""]
+        items = []
+        for choice in views:
+            label = escape(self.value_words(key, choice.value))
+            default = " (the default)" if choice.is_default else ""
+            text = f"- **{label}**{default}: {self._prose(md_text(choice.summary))}"
+            if choice.also:
+                text += " Needs " + ", ".join(f"{self.option_link(k)} = {md_text(self.value_words(k, v))}" for k, v in choice.also.items()) + "."
+            if choice.error:
+                text += f" (This value cannot be resolved: {md_text(choice.error)}.)"
+            items.append(text)
+        span = option.get("range")
+        if span:
+            items.append(f"- **any whole number from {span['minimum']} to {span['maximum']}**"
+                         + (" (the default)" if isinstance(option.get("default"), int) and not any(c.is_default for c in views) else "")
+                         + ".")
+        lines += items
+        extra: list[str] = []
+        if option.get("source"):
+            extra.append(f"Source: {self.source_link(option['source'])}.")
+        if option.get("egn"):
+            extra.append(f"EGN flag `{md_text(option['egn'])}`.")
+        if option.get("note"):
+            extra.append(self._prose(md_text(option["note"])))
+        if extra:
+            lines += ["", " ".join(extra), "{: .es-meta }"]
+        for choice in views:
+            for clause in choice.clauses_added:
+                if clause["id"] in self.said:
+                    continue
+                lead = f"*With {md_text(option.get('title', key))} = {md_text(self.value_words(key, choice.value))}:*"
+                lines += self.clause_block(clause, choice.table or self.table, lead=lead, house=key)
+        lines += ["", "</div>"]
         return lines
 
     def sources_section(self) -> list[str]:
         lines = ["", heading(2, "Sources", self.anchors.claim("sources")), ""]
         for key, source in (self.table.get("sources") or {}).items():
             anchor = self.anchors.claim(f"source-{key}")
-            text = f"**`{key}`**: *{md_text(source.get('title', key))}*"
+            text = f"*{md_text(source.get('title', key))}*"
             if source.get("author"):
                 text += f", {md_text(source['author'])}"
             if source.get("year"):
                 text += f", {source['year']}"
             text += f" ({md_text(source.get('kind', ''))}"
             if source.get("file"):
-                text += f", file {code(source['file'])}"
+                text += f", file `{md_text(source['file'])}`"
             text += ")"
             if source.get("url"):
                 text += f". <{source['url']}>"
-            lines += [text, f"{{: #{anchor} }}", ""]
+            lines += [f"- {text} {{: #{anchor} }}"]
         if self.table.get("notes"):
-            lines += [heading(3, "Notes on this table", self.anchors.claim("notes")), ""]
-            lines += [f"- {md_text(note)}" for note in self.table["notes"]]
+            lines += ["", heading(3, "Notes on this table", self.anchors.claim("notes")), ""]
+            lines += [f"- {self._prose(md_text(note))}" for note in self.table["notes"]]
+        return lines
+
+    def table_section(self) -> list[str]:
+        view = self.view
+        parent = view.raw_extends
+        lines = ["", heading(2, "The rule table", self.anchors.claim("table")), "",
+                 f"This page is generated from `spec/variants/{view.file.name}` when the site is built"
+                 + (f"; the table extends {self.links.variant(parent, md_text(self.titles.get(parent, parent)))}, and the "
+                    "rules above include what it inherits" if parent else "")
+                 + ". It shows every option at its default. Each rule's id is a stable anchor: a conformance case that cites "
+                 f"`round-1` links to `variants/{view.id}#round-1`.", "",
+                 f"SHA-256 of the resolved table with the default options: `{view.resolved.sha256}`{{: .es-hash }}"]
         return lines
 
     def render(self) -> str:
-        lines = self.header()
-        topics = list(TOPICS)
-        known = {t for t, _ in topics}
-        for clause in self.view.clauses:
-            if clause.get("topic") not in known:
-                topics.append((clause["topic"], str(clause["topic"]).capitalize()))
-                known.add(clause["topic"])
-        for section, title in topics:
-            lines += self.topic_section(section, title)
-        lines += self.options_section()
-        lines += self.examples_section()
-        lines += self.sources_section()
-        missing = self.view.clause_ids() - self.rendered_clauses
+        lines = self.header() + self.summary() + self.rules() + self.examples() + self.options_section()
+        lines += self.sources_section() + self.table_section()
+        missing = self.view.clause_ids() - self.said
         if missing:
-            raise SiteError(f"{self.view.id}: clauses without a heading: {', '.join(sorted(missing))}")
+            raise SiteError(f"{self.view.id}: clauses not shown: {', '.join(sorted(missing))}")
         return "\n".join(lines) + "\n"
 
 
-def render_variant(view: VariantView, cases: Iterable[SiteCase], replays: dict[str, Replay], links: Links) -> str:
-    return VariantPage(view, list(cases), replays, links).render()
+def short_source(source: dict[str, Any], key: str) -> str:
+    """A source in a few words, for the folded line: ``seed 001``, ``Leeds and Dwight 1888``."""
+    if source.get("kind") == "seed" and source.get("file"):
+        return "seed " + source["file"].split("_")[0]
+    if source.get("author"):
+        return source["author"].split(" (")[0] + (f" {source['year']}" if source.get("year") else "")
+    title = source.get("title", key)
+    return title.split(" (")[0] if len(title) > 40 else title
+
+
+def render_variant(view: VariantView, cases: Iterable[SiteCase], replays: dict[str, Replay], links: Links,
+                   titles: dict[str, str] | None = None) -> str:
+    return VariantPage(view, list(cases), replays, links, titles).render()
+
+
+__all__ = ["render_variant", "pick_examples", "plan_sections", "Anchors", "heading", "ChoiceView", "rank_text"]
