@@ -1,0 +1,21 @@
+"""EGN (Euchre Game Notation) records: read and checked (:mod:`.record`), their ruleset
+mapped to the options of ``euchre`` (:mod:`.ruleset`), replayed through the reference
+interpreter (:mod:`.replay`), written as conformance cases (:mod:`.importer`), checked for
+impossible events (:mod:`.check`), and games written back as EGN (:mod:`.export`).
+
+EGN is the open JSON record format of online and tournament Euchre (NextSuit Labs,
+Apache-2.0). Nothing of its repository is part of this project: what is here is written
+from its documentation. docs/egn.md says how to use the commands and what each choice is.
+"""
+
+from .check import GameReport, check_file
+from .export import ExportError, case_to_egn, game_from_events, to_egn
+from .importer import build_case, dump_case, load_game
+from .record import EgnError, EgnInvalid, EgnUnsupported, Record, parse_record, read_record
+from .replay import KINDS, Defect, GameReplay, replay_game
+from .ruleset import Unmappable, flags_for_rules, options_for_flags, record_options
+
+__all__ = ["Defect", "EgnError", "EgnInvalid", "EgnUnsupported", "ExportError", "GameReplay", "GameReport", "KINDS",
+           "Record", "Unmappable", "build_case", "case_to_egn", "check_file", "dump_case", "flags_for_rules",
+           "game_from_events", "load_game", "options_for_flags", "parse_record", "read_record", "record_options",
+           "replay_game", "to_egn"]
