@@ -83,6 +83,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = load_rules(args.variant, parse_options(args.option))
     rng = random.Random(args.seed)
     options = ", ".join(f"{k}={v}" for k, v in rules.selected.items()) or "none"
+    if args.egn:
+        from .egn_commands import check_exportable, egn_output
+        if args.games != 1:
+            raise UsageError("--egn writes one game: use it with --games 1")
+        egn_output(args.egn)
+        refused = check_exportable(rules)
+        if refused:
+            error(f"--egn: {refused}")
+            return EXIT_FAILED
     if args.games == 1:
         state = play_random_game(rules, rng)
         plain(f"{rules.table['title']} ({rules.id}), seed {args.seed}")
@@ -90,6 +99,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         for line in transcript(rules, state.events):
             plain(line)
         plain(f"Final scores: {state.scores}")
+        if args.egn:
+            from .egn_commands import write_played_game
+            refused = write_played_game(rules, state, args.egn, args.seed)
+            if refused:
+                error(f"--egn: {refused}")
+                return EXIT_FAILED
+            plain(f"EGN record written to {args.egn}")
         return EXIT_OK
     summary = Summary()
     started = time.perf_counter()
@@ -207,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="set an option (repeatable)")
     p.add_argument("--seed", type=whole_number, default=0)
     p.add_argument("--games", type=positive_int, default=1, metavar="N")
+    p.add_argument("--egn", metavar="FILE", help="also write the game as an EGN record (with --games 1)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("engine", help="run the reference engine on stdin/stdout (the JSON Lines protocol)")
@@ -249,6 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_mutants)
 
     add_corpus_commands(sub)
+    from .egn_commands import add_egn_commands; add_egn_commands(sub)  # noqa: E702 - egn import | check | export
     add_fuzz_commands(sub)
 
     cache = sub.add_parser("cache", help="the on-disk cache of parsed and validated files")
