@@ -29,7 +29,7 @@ from reference_impl.steps import THROW_IN
 GENERATOR = "euchre-spec-generate 7"
 
 
-def _clashes(requires: dict[tuple[str, Any], dict[str, Any]], a: str, va: Any, b: str, vb: Any) -> bool:
+def clashes(requires: dict[tuple[str, Any], dict[str, Any]], a: str, va: Any, b: str, vb: Any) -> bool:
     """Whether value ``va`` of option ``a`` and ``vb`` of ``b`` cannot be chosen together."""
     for (key, value), other_key, other_value in (((a, va), b, vb), ((b, vb), a, va)):
         wanted = requires.get((key, value), {}).get(other_key)
@@ -46,7 +46,7 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0,
     requires = requires or {}
     keys = sorted(options)
     uncovered = {((a, va), (b, vb)) for a, b in itertools.combinations(keys, 2)
-                 for va in options[a] for vb in options[b] if not _clashes(requires, a, va, b, vb)}
+                 for va in options[a] for vb in options[b] if not clashes(requires, a, va, b, vb)}
     rng = random.Random(seed)
     chosen: list[dict[str, Any]] = []
     while uncovered:
@@ -58,7 +58,7 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0,
                 if key in candidate:
                     continue
                 allowed = [v for v in options[key]
-                           if not any(_clashes(requires, key, v, other, candidate[other]) for other in candidate)]
+                           if not any(clashes(requires, key, v, other, candidate[other]) for other in candidate)]
                 candidate[key] = max(allowed or options[key], key=lambda v: sum(
                     1 for other in candidate if (tuple(sorted([(key, v), (other, candidate[other])])) in uncovered)))
             gain = sum(1 for a2, b2 in itertools.combinations(keys, 2) if ((a2, candidate[a2]), (b2, candidate[b2])) in uncovered)

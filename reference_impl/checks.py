@@ -246,6 +246,24 @@ def _clauses_and_sources(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             yield ("sources", key), "a seed source names its file"
 
 
+def _option_overlaps(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Two options may not set one value (or one inside another): whichever values are
+    chosen, a table must not depend on the order options are applied in."""
+    seen: list[tuple[tuple[str, ...], str]] = []
+    for key, option in t.get("options", {}).items():
+        mine: list[tuple[tuple[str, ...], tuple[Any, ...]]] = []
+        for j, choice in enumerate(option.get("choices", [])):
+            mine += [(tuple(dotted.split(".")), ("options", key, "choices", j, "sets", dotted)) for dotted in choice.get("sets", {})]
+        for dotted in option.get("range", {}).get("sets", {}):
+            mine.append((tuple(dotted.split(".")), ("options", key, "range", "sets", dotted)))
+        for path, where in mine:
+            for other_path, other_key in seen:
+                if path[:len(other_path)] == other_path or other_path[:len(path)] == path:
+                    yield where, f"{'.'.join(path)} is also set by option {other_key}: two options may not set one value"
+                    break
+        seen += [(path, key) for path, _ in mine]
+
+
 def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
     if node == VALUE:
         yield path, f"{VALUE} is only for a range option's sets"
@@ -260,5 +278,6 @@ def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMess
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _scoring_and_game, _clauses_and_sources, _placeholders)
+    checks = (_players, _deck_and_ranking, _deal, _hand, _scoring_and_game, _clauses_and_sources, _option_overlaps,
+              _placeholders)
     return [problem for check in checks for problem in check(table)]

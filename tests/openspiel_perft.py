@@ -25,7 +25,7 @@ def position(table: dict, dealer: int, hands: list[list[str]], upcard: str, step
     from openspiel_engine import Adapter
 
     adapter = Adapter()
-    adapter.handle({"type": "rules", "variant": "euchre", "table": table})
+    adapter.handle({"type": "rules", "variant": "euchre", "options": table["selected"], "table": table})
     adapter.handle({"type": "new_game", "dealer": dealer})
     adapter.handle({"type": "deal", "hands": hands, "upcard": upcard})
     for step in steps:

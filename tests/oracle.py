@@ -1,14 +1,17 @@
 """An independent reading of a resolved rule table, for checking the interpreter.
 
-Written straight from the table's lists and rows, with none of the interpreter's
-precomputed tables, bitmasks or indices: if the two disagree, one of them misreads the rules.
+Written straight from the table (shape 2) and the rules' words, with none of the
+interpreter's precomputed tables, closures, bitmasks or indices: card orders from the
+natural order of ranks and the bower and Benny flags, scoring from the rows and their
+conditions read as plain data. If the two disagree, one of them misreads the rules.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-NT = "NT"
+NT, NL = "NT", "NL"
+NATURAL = "23456789TJQKA"
 
 
 def _left_bower_suit(table: dict[str, Any], trump: str) -> str:
@@ -17,18 +20,23 @@ def _left_bower_suit(table: dict[str, Any], trump: str) -> str:
 
 
 def has_bowers(table: dict[str, Any]) -> bool:
-    return "right-bower" in table["ranking"]["trump"]
+    return table["ranking"]["bowers"]
+
+
+def benny(table: dict[str, Any]) -> str | None:
+    return table["ranking"].get("benny")
 
 
 def master(table: dict[str, Any]) -> str | None:
-    return (table["ranking"].get("no-trump") or {}).get("master")
+    """The card of no suit at no-trumps: the table's master, else the Benny."""
+    return (table["ranking"].get("no-trump") or {}).get("master") or benny(table)
 
 
 def effective_suit(table: dict[str, Any], card: str, trump: str) -> str | None:
-    """The suit a card belongs to when ``trump`` (a suit letter, or NT) is trumps."""
-    if trump == NT:
-        return None if card in (master(table), "JK", table["ranking"].get("benny")) else card[1]
-    if card == table["ranking"].get("benny"):
+    """The suit a card belongs to when ``trump`` (a suit letter, NT or NL) is trumps."""
+    if trump in (NT, NL):
+        return None if card in (master(table), "JK") else card[1]
+    if card == benny(table):
         return trump
     if has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
         return trump
@@ -36,40 +44,38 @@ def effective_suit(table: dict[str, Any], card: str, trump: str) -> str | None:
 
 
 def trump_strength(table: dict[str, Any], card: str, trump: str) -> int:
-    """Higher is stronger; position read from the table's trump order."""
-    order = table["ranking"]["trump"]
-    if card == table["ranking"].get("benny"):
-        name = "benny"
-    elif has_bowers(table) and card == "J" + trump:
-        name = "right-bower"
-    elif has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
-        name = "left-bower"
-    else:
-        name = card[0]
-    return len(order) - order.index(name)
+    """Higher is stronger: the Benny, the right bower, the left bower, then by rank."""
+    if card == benny(table):
+        return 100
+    if has_bowers(table) and card == "J" + trump:
+        return 99
+    if has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
+        return 98
+    return NATURAL.index(card[0])
 
 
 def plain_strength(table: dict[str, Any], card: str, trump: str = "") -> int:
-    order = table["ranking"]["no-trump"]["plain"] if trump == NT else table["ranking"]["plain"]
-    return len(order) - order.index(card[0])
+    rank = NATURAL.index(card[0])
+    return -rank if trump == NL else rank
 
 
 def led_suit(table: dict[str, Any], trump: str, plays: list[tuple[int, str]], named: str | None = None) -> str:
     """The suit of a trick: the effective suit of its first card, or the suit named for a
     master card led at no-trumps."""
-    return named if effective_suit(table, plays[0][1], trump) is None else effective_suit(table, plays[0][1], trump)
+    first = effective_suit(table, plays[0][1], trump)
+    return named if first is None else first
 
 
 def trick_winner(table: dict[str, Any], trump: str, plays: list[tuple[int, str]], named: str | None = None) -> int:
     """The seat that wins a trick: the master card at no-trumps, else the highest trump,
     else the highest card of the suit led."""
-    if trump == NT:
+    if trump in (NT, NL):
         for seat, card in plays:
             if card == master(table):
                 return seat
         led = led_suit(table, trump, plays, named)
         following = [(seat, card) for seat, card in plays if effective_suit(table, card, trump) == led]
-        return max(following, key=lambda sc: plain_strength(table, sc[1], NT))[0]
+        return max(following, key=lambda sc: plain_strength(table, sc[1], trump))[0]
     trumps = [(seat, card) for seat, card in plays if effective_suit(table, card, trump) == trump]
     if trumps:
         return max(trumps, key=lambda sc: trump_strength(table, sc[1], trump))[0]
@@ -87,68 +93,167 @@ def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[
         return set(hand)
     led = led_suit(table, trump, trick, named)
     follow = {card for card in hand if effective_suit(table, card, trump) == led}
-    if follow and trump == NT and (table["ranking"].get("no-trump") or {}).get("master-play") == "any-time":
+    if follow and trump in (NT, NL) and (table["ranking"].get("no-trump") or {}).get("master-play") == "any-time":
         follow |= {card for card in hand if card == master(table)}
     return follow or set(hand)
 
 
 def units(table: dict[str, Any]) -> list[list[int]]:
-    """The scoring units: partnerships, or one per seat."""
+    """The scoring units: teams, or one per seat."""
     players = table["players"]
-    if players["sides"] == "partnerships":
-        return [list(group) for group in players["partnerships"]]
+    if players.get("teams"):
+        return [list(group) for group in players["teams"]]
     return [[seat] for seat in range(players["count"])]
 
 
-def hand_points(table: dict[str, Any], maker: int | None, tricks_won: list[int], alone: bool,
-                defender_alone: bool, contract: str | None) -> tuple[str, list[int]]:
-    """Score a hand from the table's rows: the first enabled row whose conditions hold."""
+def maker_side(table: dict[str, Any], hand: dict[str, Any]) -> list[int]:
+    """The seats on the maker's side: his team, or him and a called partner, or him."""
+    maker = hand["maker"]
+    if maker is None:
+        return []
+    sides = table["players"]["sides"]
+    if sides == "teams":
+        return next(g for g in units(table) if maker in g)
+    if sides == "maker-and-called" and hand.get("partner") is not None:
+        return [maker, hand["partner"]]
+    return [maker]
+
+
+def _bid(table: dict[str, Any], bid_id: str) -> dict[str, Any]:
+    return next(b for step in table["hand"] if step["kind"] == "auction" for b in step["bids"] if b["id"] == bid_id)
+
+
+def made(table: dict[str, Any], hand: dict[str, Any]) -> bool:
+    tricks = sum(hand["tricks_won"][s] for s in maker_side(table, hand))
+    if hand["contract"] is None:
+        return tricks >= table["scoring"]["makers-need"]
+    bid = _bid(table, hand["contract"])
+    return bid.get("tricks", 0) <= tricks <= bid.get("at-most", sum(hand["tricks_won"]))
+
+
+def _in(value: int, span: Any) -> bool:
+    return value == span if isinstance(span, int) else span[0] <= value <= span[1]
+
+
+def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any], unit: list[int] | None = None) -> bool:
+    """Whether a condition holds of the hand (and of the scoring unit ``unit`` as self)."""
+    side = maker_side(table, hand)
+    for key, value in condition.items():
+        if key == "maker-tricks" and not _in(sum(hand["tricks_won"][s] for s in side), value):
+            return False
+        if key == "defender-tricks" and not _in(sum(hand["tricks_won"]) - sum(hand["tricks_won"][s] for s in side), value):
+            return False
+        if key == "made" and (hand["maker"] is None or made(table, hand) != value):
+            return False
+        if key == "alone" and hand["alone"] != value:
+            return False
+        if key == "defender-alone" and (hand["defender_alone"] is not None) != value:
+            return False
+        if key == "contract" and (hand["maker"] is None) != (value == "none"):
+            return False
+        if key == "bid" and hand["contract"] not in value:
+            return False
+        if key == "partner" and (hand.get("partner") is not None) != (value == "called"):
+            return False
+        if key == "trump" and value != (hand["trump"] or "none") and not (isinstance(value, list) and hand["trump"] in value):
+            return False
+        if key == "trick-sequence":
+            winners = [t["winner"] for t in hand["tricks"]]
+            if any(want != "." and (want == "M") != (winner in side) for want, winner in zip(value, winners)):
+                return False
+        if key == "self-tricks" and not _in(sum(hand["tricks_won"][s] for s in unit), value):
+            return False
+        if key == "self-in-hand" and any(s not in hand["sitting_out"] for s in unit) != value:
+            return False
+        if key == "self":
+            is_maker = hand["maker"] in unit
+            on_side = any(s in side for s in unit)
+            wanted = {"maker": is_maker, "not-maker": not is_maker, "maker-side": on_side,
+                      "defender": hand["maker"] is not None and not on_side}
+            if value not in wanted:
+                raise NotImplementedError(f"the oracle does not read self: {value}")
+            if not wanted[value]:
+                return False
+        if key == "any" and not any(holds(table, hand, part, unit) for part in value):
+            return False
+        if key == "all" and not all(holds(table, hand, part, unit) for part in value):
+            return False
+        if key == "not" and holds(table, hand, value, unit):
+            return False
+        if key not in {"maker-tricks", "defender-tricks", "made", "alone", "defender-alone", "contract", "bid",
+                       "partner", "trump", "trick-sequence", "self-tricks", "self-in-hand", "self", "any", "all", "not"}:
+            raise NotImplementedError(f"the oracle does not read the condition {key}")
+    return True
+
+
+def _recipients(table: dict[str, Any], hand: dict[str, Any], target: str) -> list[int]:
     groups = units(table)
-    maker_unit = next((u for u, g in enumerate(groups) if maker in g), None)
-    side = groups[maker_unit] if maker_unit is not None and table["players"]["sides"] == "partnerships" else \
-        ([maker] if maker is not None else [])
-    maker_tricks = sum(tricks_won[s] for s in side)
-    value, made = 0, None
-    if maker is not None:
-        if contract is None:
-            made = maker_tricks >= table["scoring"]["makers-need"]
-        else:
-            bid = next(b for b in table["bidding"]["auction"]["bids"] if b["id"] == contract)
-            made = bid.get("tricks", 0) <= maker_tricks <= bid.get("at-most", sum(tricks_won))
-            value = bid["value"]
+    side = maker_side(table, hand)
+    side_units = [u for u, g in enumerate(groups) if any(s in side for s in g)]
+    if target == "makers":
+        return side_units
+    if target == "defenders":
+        return [u for u in range(len(groups)) if hand["maker"] is not None and u not in side_units]
+    if target == "maker":
+        return [u for u, g in enumerate(groups) if hand["maker"] in g]
+    if target == "partner":
+        return [u for u, g in enumerate(groups) if hand.get("partner") is not None and hand["partner"] in g]
+    if target == "in-hand":
+        return [u for u, g in enumerate(groups) if any(s not in hand["sitting_out"] for s in g)]
+    return list(range(len(groups)))
+
+
+def hand_points(table: dict[str, Any], hand: dict[str, Any], scores_before: list[int]) -> tuple[str, list[int]]:
+    """Score a hand from the table's rows: the first enabled row whose conditions hold.
+
+    ``hand`` holds the observable facts: maker, partner, alone, defender_alone, contract,
+    trump, tricks (with winners), tricks_won, sitting_out."""
+    groups = units(table)
+    value = _bid(table, hand["contract"]).get("value", 0) if hand["contract"] else 0
+    bid_tricks = _bid(table, hand["contract"]).get("tricks", 0) if hand["contract"] else 0
     for row in table["scoring"]["rows"]:
-        if not row.get("enabled", True):
-            continue
-        when = row["when"]
-        tricks = when.get("maker-tricks")
-        if isinstance(tricks, int) and tricks != maker_tricks:
-            continue
-        if isinstance(tricks, list) and not tricks[0] <= maker_tricks <= tricks[1]:
-            continue
-        if "made" in when and when["made"] != made:
-            continue
-        if "alone" in when and when["alone"] != alone:
-            continue
-        if "defender-alone" in when and when["defender-alone"] != defender_alone:
-            continue
-        if "contract" in when and (when["contract"] == "none") != (maker is None):
-            continue
-        if "bid" in when and contract not in when["bid"]:
+        if not row.get("enabled", True) or not holds(table, hand, row["when"]):
             continue
         points = [0] * len(groups)
-        for target, amount in row["award"].items():
-            for unit, group in enumerate(groups):
-                if target == "makers" and unit != maker_unit:
+        for award in row["award"]:
+            for unit in _recipients(table, hand, award["to"]):
+                if "when" in award and not holds(table, hand, award["when"], groups[unit]):
                     continue
-                if target == "defenders" and (unit == maker_unit or maker_unit is None):
-                    continue
+                amount = award.get("points", 0)
                 if isinstance(amount, int):
                     gained = amount
                 else:
                     gained = amount.get("fixed", 0) + amount.get("contract-value", 0) * value \
-                        + amount.get("per-trick", 0) * sum(tricks_won[s] for s in group)
+                        + amount.get("bid-tricks", 0) * bid_tricks \
+                        + amount.get("per-trick", 0) * sum(hand["tricks_won"][s] for s in groups[unit])
                     if "at-least" in amount:
                         gained = max(gained, amount["at-least"])
+                    if "total-at-most" in amount:
+                        room = amount["total-at-most"] - (scores_before[unit] + points[unit])
+                        gained = max(0, min(gained, room))
                 points[unit] += gained
         return row["id"], points
-    raise AssertionError(f"no row matches {maker_tricks} tricks")
+    raise AssertionError(f"no row matches the hand {hand}")
+
+
+def count(table: dict[str, Any], hand: dict[str, Any], counters: dict[str, list[int]], points: list[int]) -> None:
+    """Add what the hand earned to each counter (in place), and turn full counters into the
+    points they make (added to ``points``)."""
+    groups = units(table)
+    for counter in table.get("counters", []):
+        values = counters[counter["id"]]
+        per_player = counter["per"] == "player"
+        for rule in counter["count"]:
+            for unit in _recipients(table, hand, rule["to"]):
+                whos = [s for s in groups[unit] if rule["to"] != "maker" or s == hand["maker"]] if per_player else [unit]
+                for who in whos:
+                    self_unit = [who] if per_player else groups[unit]
+                    if "when" not in rule or holds(table, hand, rule["when"], self_unit):
+                        values[who] += rule.get("add", 1)
+        convert = counter.get("convert")
+        if convert:
+            for who in range(len(values)):
+                while values[who] >= convert["every"]:
+                    values[who] -= convert["every"]
+                    unit = next(u for u, g in enumerate(groups) if who in g) if per_player else who
+                    points[unit] += convert["points"]

@@ -56,11 +56,14 @@ class Hand:
             seat = self.left(seat)
         return seat
 
-    def option(self, *path: str) -> Any:
-        node: Any = self.table
-        for key in path:
-            node = node.get(key, {}) if isinstance(node, dict) else {}
-        return node
+    def step(self, kind: str, **match: Any) -> dict[str, Any] | None:
+        """The table's first step of ``kind`` whose fields equal ``match`` (None if none)."""
+        return next((s for s in self.table["hand"] if s["kind"] == kind
+                     and all(s.get(k) == v for k, v in match.items())), None)
+
+    def position(self, kind: str, **match: Any) -> int:
+        step = self.step(kind, **match)
+        return self.table["hand"].index(step) if step is not None else -1
 
 
 def start(table: dict[str, Any], dealer: int, hands: list[list[str]], upcard: str) -> Hand:
@@ -80,8 +83,9 @@ def legal(h: Hand) -> list[str]:
     if h.phase == "bid-round-1":
         return ["pass", "order"]
     if h.phase == "bid-round-2":
-        stuck = h.option("bidding", "upcard-rounds", "all-pass", "then") == "dealer-must-call" and h.to_act == h.dealer
-        forbidden = h.option("bidding", "upcard-rounds", "second-round", "turned-down-suit") == "forbidden"
+        naming = h.step("make-trumps", action="call")
+        stuck = naming.get("stuck") == "dealer" and h.to_act == h.dealer
+        forbidden = naming.get("turned-down", "forbidden") == "forbidden"
         calls = [f"call:{s}" for s in SUITS if not (forbidden and s == h.offered_suit)]
         return calls if stuck else ["pass"] + calls
     if h.phase == "alone":
@@ -94,7 +98,7 @@ def legal(h: Hand) -> list[str]:
         return ["pass", "take"]
     if h.phase == "discard":
         cards = h.hands[h.to_act]
-        if not h.table["exchange"].get("may-discard-taken", True):
+        if not h.step("exchange").get("may-discard-taken", True):
             cards = cards - h.taken
         return [f"discard:{c}" for c in cards]
     if h.phase == "play":
@@ -103,7 +107,7 @@ def legal(h: Hand) -> list[str]:
 
 
 def _after_trumps(h: Hand) -> None:
-    before = h.table["alone"].get("declared", "before-exchange") == "before-exchange"
+    before = h.position("offer", effect="alone") < h.position("exchange")
     h.todo = ["alone", "defend", "exchange", "best", "play"] if before else ["exchange", "alone", "defend", "best", "play"]
     _next_step(h)
 
@@ -111,11 +115,14 @@ def _after_trumps(h: Hand) -> None:
 def _next_step(h: Hand) -> None:
     while h.todo:
         step = h.todo.pop(0)
-        if step == "alone" and h.table["alone"]["allowed"]:
+        if step == "alone" and h.step("offer", effect="alone"):
             h.phase, h.to_act = "alone", h.maker
             return
-        if step == "defend" and h.alone and h.option("alone", "defend", "allowed"):
-            h.asked = [(h.maker + 1) % 4, (h.maker + 3) % 4]      # the opponents, from the maker's left
+        defence = h.step("offer", effect="defend-alone")
+        if step == "defend" and defence and (h.alone or "alone" not in defence.get("when", {})):
+            first = (h.maker + 1) % 4 if defence["to"]["from"] == "maker-left" else h.left(h.dealer)
+            h.asked = [s for s in (first, (first + 1) % 4, (first + 2) % 4, (first + 3) % 4)
+                       if s % 2 != h.maker % 2 and s not in h.out]      # the opponents in the hand, in turn
             h.phase, h.to_act = "defend-alone", h.asked[0]
             return
         if step == "exchange" and h.round == 1 and h.dealer not in h.out:
@@ -123,11 +130,14 @@ def _next_step(h: Hand) -> None:
             h.taken = {h.upcard}
             h.phase, h.to_act, h.owed = "discard", h.dealer, 1
             return
-        if step == "best" and h.alone and h.option("alone", "partners-best", "allowed"):
+        if step == "best" and h.alone and h.step("give"):
             h.phase, h.to_act = "partners-best", h.partner(h.maker)
             return
         if step == "play":
-            lead_rule = h.table["play"].get("lone-lead") if h.alone else h.table["play"]["lead"]
+            rules = h.step("play")["lead"]
+            lone = next((r["seat"] for r in rules if r.get("when") == {"alone": True}), None)
+            usual = next(r["seat"] for r in rules if "when" not in r)
+            lead_rule = lone if h.alone and lone else usual
             first = h.left(h.maker) if lead_rule == "maker-left" else h.maker if lead_rule == "maker" else h.left(h.dealer)
             while first in h.out:
                 first = h.left(first)
@@ -192,6 +202,7 @@ def apply(h: Hand, action: str) -> Hand:
             h.taken = set()
             h.phase, h.owed = "discard", 1
         else:
+            h.given = None
             _next_step(h)
     elif h.phase == "play":
         h.hands[seat].discard(arg)

@@ -57,3 +57,22 @@ D1_UP, D1_KITTY = "9H", "TH QH KH"
 # Seat 1 holds the five highest hearts.
 D2 = ("9C TC QS KS AS", "JH JD AH KH QH", "9D TD QD KD AD", "JC QC KC AC JS")
 D2_UP, D2_KITTY = "9H", "TH 9S TS"
+
+
+def option_strategy(variant: str):
+    """A Hypothesis strategy of option selections of ``variant`` that meet every value's
+    ``requires`` (each value from the option's choices and its range's examples)."""
+    from hypothesis import strategies as st
+
+    from reference_impl.options import meets, values_of
+    from reference_impl.resolve import resolve
+
+    options = resolve(variant).table.get("options", {})
+    requires = {(key, choice["value"]): choice["requires"] for key, option in options.items()
+                for choice in option.get("choices", []) if choice.get("requires")}
+
+    def valid(selection: dict) -> bool:
+        return all(meets(wanted, selection[other]) for (key, value), needs in requires.items()
+                   if selection.get(key) == value for other, wanted in needs.items())
+    return st.fixed_dictionaries({key: st.sampled_from(values_of(option))
+                                  for key, option in options.items()}).filter(valid)

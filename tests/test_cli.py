@@ -74,7 +74,7 @@ def test_unknown_option_is_a_clear_error():
 
 
 def test_bad_option_value_is_a_clear_error():
-    result = run("play", "euchre", "--option", "game-target=12")
+    result = run("play", "euchre", "--option", "game-target=99999")
     assert result.returncode == 1 and "game-target" in result.stderr and "Traceback" not in result.stderr
 
 

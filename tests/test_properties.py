@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
+from support import option_strategy
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
@@ -20,9 +21,13 @@ VARIANTS = variant_ids()
 
 
 def option_sets(variant: str):
-    options = resolve(variant).table.get("options", {})
-    return st.fixed_dictionaries({key: st.sampled_from([c["value"] for c in option["choices"]])
-                                  for key, option in options.items()})
+    return option_strategy(variant)
+
+
+def reached(rules, score: int) -> bool:
+    if rules.count_down:
+        return score <= rules.target
+    return rules.target > 0 and score >= rules.target
 
 
 def all_cards(state) -> list[int]:
@@ -45,10 +50,12 @@ def check_game(rules, rng: random.Random) -> int:
     state = new_game(rules, rng=rng)
     seen = 0
     named = None           # the suit named for a master card led at no-trumps, this trick
+    counters = {c["id"]: [c.get("start", 0)] * (rules.n if c["per"] == "player" else len(rules.units))
+                for c in table.get("counters", [])}
     while not state.is_terminal():
         if state.is_chance_node():
-            leader = max(state.scores)
-            assert leader < rules.target or "play-on" in rules.simultaneous, "the game should have ended"
+            assert not any(reached(rules, s) for s in state.scores) or "play-on" in rules.simultaneous \
+                or rules.table["game"].get("win-requires"), "the game should have ended"
             state.deal_random(rng)
         else:
             assert sorted(all_cards(state)) == list(range(rules.n_cards)), "cards are conserved"
@@ -68,13 +75,14 @@ def check_game(rules, rng: random.Random) -> int:
                 check_trick(rules, state, event, named)
                 named = None
             elif event[0] == "score":
-                check_score(rules, state, event)
+                check_score(rules, state, event, counters)
         seen = len(state.events)
-    reached = [u for u, score in enumerate(state.scores) if score >= rules.target]
+    winners = [u for u, score in enumerate(state.scores) if reached(rules, score)]
     lost = [u for u, score in enumerate(state.scores) if rules.lose_at is not None and score <= rules.lose_at]
-    assert reached or lost
-    if state.winner is not None and reached:
-        assert state.winner in reached
+    deals_done = rules.deals and state.hand_number >= rules.deals
+    assert winners or lost or deals_done
+    if state.winner is not None and winners and not deals_done:
+        assert state.winner in winners
     return state.hand_number
 
 
@@ -88,13 +96,17 @@ def check_trick(rules, state, event, named) -> None:
     assert winner == oracle.trick_winner(rules.table, obs["trump"], cards, named), cards
 
 
-def check_score(rules, state, event) -> None:
+def check_score(rules, state, event, counters) -> None:
     obs = state.observation()
-    _, row, points, _ = event
+    _, row, points, scores = event
     assert sum(obs["tricks_won"]) == rules.hand_size
-    expected = oracle.hand_points(rules.table, obs["maker"], obs["tricks_won"], obs["alone"],
-                                  obs["defender_alone"] is not None, obs["contract"])
-    assert (row, list(points)) == expected
+    before = [score - gained for score, gained in zip(scores, points)]
+    hand = {key: obs.get(key) for key in ("maker", "partner", "alone", "defender_alone", "contract", "trump", "tricks",
+                                          "tricks_won", "sitting_out")}
+    expected_row, expected = oracle.hand_points(rules.table, hand, before)
+    oracle.count(rules.table, hand, counters, expected)
+    assert (row, list(points)) == (expected_row, expected)
+    assert obs.get("counters", {}) == counters
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

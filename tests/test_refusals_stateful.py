@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from conformance.reference_engine import ReferenceEngine
+from support import option_strategy
 from reference_impl import ActionError, load_rules, new_game
 from reference_impl.catalog import variant_ids
-from reference_impl.resolve import resolve
 from reference_impl.selfplay import random_action
 
 VARIANTS = variant_ids()
@@ -47,9 +47,7 @@ class EveryTokenAtEveryStep(RuleBasedStateMachine):
 
     @initialize(variant=st.sampled_from(VARIANTS), data=st.data())
     def start(self, variant, data):
-        options = resolve(variant).table.get("options", {})
-        chosen = {key: data.draw(st.sampled_from([c["value"] for c in option["choices"]]), label=key)
-                  for key, option in options.items()}
+        chosen = data.draw(option_strategy(variant), label="options")
         self.rules = load_rules(variant, chosen)
         self.rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
         dealer = self.rng.randrange(self.rules.n)

@@ -49,26 +49,39 @@ def test_unknown_card(tmp_path):
     assert problem.line == line_of(path, "ranks:")
 
 
-def test_unknown_card_in_an_option(tmp_path):
-    path = broken_copy(tmp_path, "ranking.benny: JK", "ranking.benny: ZZ")
+def test_unknown_card_in_an_option_is_reported_at_the_option(tmp_path):
+    path = broken_copy(tmp_path, "ranking.benny: JK}", "ranking.benny: ZZ}")
     problems = variant_problems(path)
     assert problems, "a Benny that is no card must be refused"
-    assert any(p.path.startswith("$.ranking.benny") and "(with options benny=joker)" in p.message for p in problems)
+    problem = next(p for p in problems if "ZZ" in p.message)
+    assert problem.path == "$.options.benny.choices[1].sets.ranking.benny"
+    assert "set by option benny=joker" in problem.message and "at $.ranking.benny" in problem.message
+    assert problem.line == line_of(path, "ranking.benny: ZZ")
 
 
 def test_semantic_problem_names_its_path(tmp_path):
-    path = broken_copy(tmp_path, "  partnerships: [[0, 2], [1, 3]]", "  partnerships: [[0, 2], [1, 2]]")
+    path = broken_copy(tmp_path, "  teams: [[0, 2], [1, 3]]", "  teams: [[0, 2], [1, 2]]")
     [problem] = variant_problems(path)
-    assert problem.path == "$.players.partnerships" and "exactly once" in problem.message
-    assert problem.line == line_of(path, "partnerships: [[0, 2], [1, 2]]")
+    assert problem.path == "$.players.teams" and "exactly once" in problem.message
+    assert problem.line == line_of(path, "teams: [[0, 2], [1, 2]]")
 
 
 def test_bad_option_path(tmp_path):
-    path = broken_copy(tmp_path, "sets: {alone.partners-best.allowed: true}", "sets: {alone.partners-worst.allowed: true}")
+    path = broken_copy(tmp_path, "sets: {hand.dealer-pickup.may-discard-taken: false}",
+                       "sets: {hand.dealer-pick-up.may-discard-taken: false}")
     [problem] = variant_problems(path)
-    assert problem.path.startswith("$.options.railroading.choices[1].sets")
-    assert "no key 'partners-worst'" in problem.message
-    assert problem.line == line_of(path, "partners-worst")
+    assert problem.path == "$.options.dealer-discard.choices[1].sets.hand.dealer-pick-up.may-discard-taken"
+    assert "no element with id 'dealer-pick-up'" in problem.message and "option dealer-discard=not-upcard" in problem.message
+    assert problem.line == line_of(path, "dealer-pick-up")
+
+
+def test_two_options_setting_one_value_are_refused(tmp_path):
+    path = broken_copy(tmp_path, "sets: {scoring.rows.super-euchre.enabled: true}",
+                       "sets: {scoring.rows.super-euchre.enabled: true, hand.round-2.stuck: dealer}")
+    problems = variant_problems(path)
+    clash = next(p for p in problems if "two options may not set one value" in p.message)
+    assert "hand.round-2.stuck is also set by option stick-the-dealer" in clash.message
+    assert clash.line == line_of(path, "super-euchre.enabled: true, hand.round-2.stuck")
 
 
 def test_duplicate_key(tmp_path):

@@ -55,11 +55,12 @@ class Adapter:
                                  "euchre": {"options": {"stick-the-dealer": [False, True], "defending-alone": [True, False]}}},
                     "commands": ["perft"]}
         if kind == "rules":
-            table = message.get("table") or {}
+            options = message.get("options") or {}
             if message.get("variant") not in ("openspiel", "euchre"):
                 raise Refused("unsupported", "OpenSpiel plays four-handed Euchre only")
-            stick = table["bidding"]["upcard-rounds"]["all-pass"]["then"] == "dealer-must-call"
-            lone_defender = bool(table["alone"].get("defend", {}).get("allowed"))
+            # OpenSpiel's two parameters, from the option values it declared in hello.
+            stick = bool(options.get("stick-the-dealer"))
+            lone_defender = bool(options.get("defending-alone"))
             self.game = pyspiel.load_game(f"euchre(stick_the_dealer={str(stick).lower()},"
                                           f"allow_lone_defender={str(lone_defender).lower()})")
             self.state = None

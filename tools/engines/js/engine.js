@@ -600,11 +600,17 @@ class Session {
     }
     if (msg.variant !== 'euchre') fail('unsupported', `variant ${msg.variant} is not implemented`);
     const options = msg.options || {};
+    const table = msg.table && typeof msg.table === 'object' ? msg.table : null;
+    const declared = (table && table.options) || {};
     for (const [k, v] of Object.entries(options)) {
-      if (!(k in SUPPORTED_OPTIONS)) fail('unsupported', `option ${k} is not implemented`);
+      if (!(k in SUPPORTED_OPTIONS)) {
+        // An option this engine does not know is played at its default only (the protocol's
+        // hello: "an option not listed is supported with its default value only").
+        if (declared[k] && declared[k].default === v) continue;
+        fail('unsupported', `option ${k} is not implemented`);
+      }
       if (!SUPPORTED_OPTIONS[k].includes(v)) fail('unsupported', `option ${k}=${JSON.stringify(v)} is not implemented`);
     }
-    const table = msg.table && typeof msg.table === 'object' ? msg.table : null;
     if (table && table.game && table.game['first-dealer'] === 'cut') fail('unsupported', 'first dealer by cut is not implemented');
     this.R = makeRules(options, table);
     this.variant = msg.variant;
