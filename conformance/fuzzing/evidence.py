@@ -7,7 +7,8 @@ legal moves (so its own rules are followed wherever they lead), deals now and th
 from another hypothesis's pack (so a Benny or a 32-card pack can show itself).
 
 Replies are compared as *atoms*: acceptance, the error category, each scalar field, each
-member of a set field (``legal`` holds ``pass``). Where the base and an alternative
+member of a set field (``legal`` holds ``pass``), and only in the fields where the base and
+the alternative predict differently. Where the base and an alternative
 predict an atom differently, the engine settles it: a *win* for the alternative when it
 agrees with the engine and the base does not, a *loss* the other way round. A hypothesis
 that refuses a move the engine accepted is out for the rest of the game (a heavy loss);
@@ -22,7 +23,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
-from reference_impl import load_rules
 from reference_impl.resolve import ResolvedTable
 
 from ..runner import SET_FIELDS
@@ -31,8 +31,10 @@ from .lockstep import Lockstep, Reference
 from .policy import Policy, choose
 
 DEATH = 3                    # what refusing a move the engine accepted weighs, in atoms
-HANDS_PER_GAME = 6
-OTHER_PACK = 0.3             # deals drawn from another hypothesis's pack
+HANDS_PER_GAME = 12         # long enough for a game of a fixed number of deals to end
+NEAR_TARGET = 0.3           # fewer games start near the target than in fuzzing: long games tell more here
+OTHER_PACK = 0.3             # deals drawn from another pack that some hypothesis plays with
+SPECIAL_SOURCE = 0.3         # deals drawn from a hypothesis under which some deals start a hand unusually
 Key = Hashable
 
 
@@ -55,37 +57,6 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     return (type(value).__name__, value) if isinstance(value, bool) else value
-
-
-def atoms(reply: dict[str, Any]) -> dict[Any, Any]:
-    """A reply as atoms: ``ok``, ``category``, one per scalar field, one per set member."""
-    if "transport" in reply:
-        return {"ok": "transport"}
-    if not reply.get("ok"):
-        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-        return {"ok": False, "category": error.get("category")}
-    found: dict[Any, Any] = {"ok": True}
-    state = reply.get("state")
-    if not isinstance(state, dict):
-        found["state"] = "not an object"
-        return found
-    for name, value in state.items():
-        if name in SET_FIELDS and isinstance(value, list):
-            for item in value:
-                if isinstance(item, Hashable):
-                    found[name, item] = True
-        elif name == "hands" and isinstance(value, list):
-            for seat, cards in enumerate(value):
-                for card in cards if isinstance(cards, list) else []:
-                    if isinstance(card, Hashable):
-                        found[name, seat, card] = True
-        else:
-            found[name, None] = _freeze(value)
-    return found
-
-
-def _field(atom: Any) -> str | None:
-    return atom[0] if isinstance(atom, tuple) else None
 
 
 @dataclass
@@ -117,18 +88,29 @@ class Panel:
         self.base = base
         self.alternatives = alternatives
         self.units = units
-        self.rules = load_rules(variant, dict(base.table.selected))
         for hypothesis in [base, *alternatives]:
             if hypothesis.policy is None:
-                rules = load_rules(variant, dict(hypothesis.table.selected))
-                hypothesis.policy = Policy(rules, hypothesis.reference, units, probes=0.0)
+                hypothesis.policy = Policy(hypothesis.reference.engine.rules, hypothesis.reference, units, probes=0.0)
+        self.rules = base.policy.rules
+        # The packs other than the base's, each with the hypotheses that use it: a deal
+        # from another pack is drawn from one of them, every pack as often as any other.
+        packs: dict[tuple, list[Hypothesis]] = {}
+        for hypothesis in alternatives:
+            pack = tuple(sorted(hypothesis.policy.rules.card_names))
+            if pack != tuple(sorted(self.rules.card_names)):
+                packs.setdefault(pack, []).append(hypothesis)
+        self.other_packs = list(packs.values())
+        known = set(base.policy.special_deals)
+        self.special = [(h, start) for h in alternatives for start in sorted(h.policy.special_deals) if start not in known]
+        # First dealers chosen by cards whenever some hypothesis would choose them so.
+        self.by_cards = any(h.policy.first_dealer_by_cards for h in [base, *alternatives])
 
     def play_game(self, rng: random.Random, tally: Round, claim_hand) -> None:
         """One game on the engine, scored against every hypothesis still in it."""
         lockstep = self.lockstep
         lockstep.begin()
         alive = [self.base, *self.alternatives]
-        setup = self.base.policy.setup(rng, lockstep.refused)
+        setup = self.base.policy.setup(rng, lockstep.refused, by_cards=self.by_cards, near_target=NEAR_TARGET)
         reply, go_on = self._send(alive, {"type": "new_game", **setup}, tally)
         if not go_on and _unsupported(reply) and ("scores" in setup or "first_dealer" in setup):
             lockstep.refused.update(k for k in ("scores", "first_dealer") if k in setup)
@@ -144,9 +126,15 @@ class Panel:
             if not claim_hand():
                 return
             source = self.base
-            if self.alternatives and rng.random() < OTHER_PACK:
-                source = rng.choice(self.alternatives)
-            deal = source.policy.deal(rng, state.get("dealer", 0))
+            if self.other_packs and rng.random() < OTHER_PACK:
+                source = rng.choice(self.other_packs[rng.randrange(len(self.other_packs))])
+            if source is self.base and self.special and rng.random() < SPECIAL_SOURCE:
+                # A deal that starts a hand in a way only some hypotheses know (a weak hand
+                # its holder may swap, say), each such way as often as any other.
+                source, start = self.special[rng.randrange(len(self.special))]
+                deal = source.policy.special_deal(rng, state.get("dealer", 0), start)
+            else:
+                deal = source.policy.deal(rng, state.get("dealer", 0))
             reply, go_on = self._send(alive, {"type": "deal", **deal}, tally)
             tally.hands += 1
             if not go_on:
@@ -197,30 +185,77 @@ class Panel:
 
     def _settle(self, alive: list[Hypothesis], predictions: dict[Key, dict[str, Any]], reply: dict[str, Any],
                 tally: Round) -> None:
-        base = predictions[self.base.key]
-        others = [h for h in alive[1:] if not _same_reply(base, predictions[h.key])]
-        if not others:
-            return
-        base_atoms = atoms(base)
-        engine_atoms = atoms(reply)
-        state = reply.get("state") if reply.get("ok") else None
-        reported = set(state) if isinstance(state, dict) else set()
-        for hypothesis in others:
-            mine = atoms(predictions[hypothesis.key])
+        base = _View(predictions[self.base.key])
+        engine = _View(reply)
+        for hypothesis in alive[1:]:
+            prediction = predictions[hypothesis.key]
+            if _same_reply(base.reply, prediction):
+                continue
+            mine = _View(prediction)
             record = tally.tallies.setdefault(hypothesis.key, Tally())
-            for atom in base_atoms.keys() | mine.keys():
-                theirs, ours = mine.get(atom), base_atoms.get(atom)
-                if theirs == ours:
-                    continue
-                name = _field(atom)
-                if name is not None and name not in reported:
-                    continue            # a field the engine does not report settles nothing
-                record.contested += 1
-                truth = engine_atoms.get(atom)
-                if theirs == truth:
-                    record.wins += 1
-                elif ours == truth:
-                    record.losses += 1
+            for name in base.disputed(mine):
+                if name not in _VERDICT and name not in engine.reported:
+                    continue                # a field the engine does not report settles nothing
+                ours, theirs, truth = base.atoms(name), mine.atoms(name), engine.atoms(name)
+                for atom in ours.keys() | theirs.keys():
+                    predicted, other = theirs.get(atom), ours.get(atom)
+                    if predicted == other:
+                        continue
+                    record.contested += 1
+                    actual = truth.get(atom)
+                    if predicted == actual:
+                        record.wins += 1
+                    elif other == actual:
+                        record.losses += 1
+
+
+_VERDICT = ("ok", "category")
+
+
+class _View:
+    """One reply, split into atoms field by field, each field only when it is asked for."""
+
+    def __init__(self, reply: dict[str, Any]):
+        self.reply = reply
+        if "transport" in reply:
+            self.ok: Any = "transport"
+        else:
+            self.ok = reply.get("ok") is True
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        self.category = error.get("category") if self.ok is False else None
+        state = reply.get("state") if self.ok is True else None
+        self.state: dict[str, Any] = state if isinstance(state, dict) else {}
+        self.reported = set(self.state)
+        self._atoms: dict[str, dict[Any, Any]] = {}
+
+    def disputed(self, other: "_View") -> list[str]:
+        """The fields (or ``ok`` and ``category``) on which two replies differ."""
+        if self.ok != other.ok:
+            return list(_VERDICT)
+        if self.ok is not True:
+            return ["category"] if self.category != other.category else []
+        return [k for k in self.state.keys() | other.state.keys() if self.state.get(k) != other.state.get(k)]
+
+    def atoms(self, name: str) -> dict[Any, Any]:
+        found = self._atoms.get(name)
+        if found is None:
+            found = self._atoms[name] = self._split(name)
+        return found
+
+    def _split(self, name: str) -> dict[Any, Any]:
+        if name == "ok":
+            return {None: self.ok}
+        if name == "category":
+            return {None: self.category}
+        if name not in self.state:
+            return {}
+        value = self.state[name]
+        if name in SET_FIELDS and isinstance(value, list):
+            return {item: True for item in value if isinstance(item, Hashable)}
+        if name == "hands" and isinstance(value, list):
+            return {(seat, card): True for seat, cards in enumerate(value) if isinstance(cards, list)
+                    for card in cards if isinstance(card, Hashable)}
+        return {None: _freeze(value)}
 
 
 def _same_reply(a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -30,7 +30,7 @@ from .evidence import Hypothesis, Panel, Round, Tally
 from .lockstep import EngineFactory, Lockstep, Reference
 from .divergence import Divergence
 from .loop import Fuzzer
-from .options import option_values, table_for
+from .options import option_values, show, table_for
 
 MIN_HANDS = 16               # hands a round plays before it may stop early
 MAX_HANDS = 160              # hands a round plays at most
@@ -47,7 +47,7 @@ class Verdict:
     key: str
     sent: Any
     value: Any
-    status: str                                     # as sent, differs, not observed, uncertain
+    status: str                         # as sent, differs (either perhaps "not told from" some values), not observed, uncertain
     against: dict[str, dict[str, int]] = field(default_factory=dict)   # other value -> its tally
 
     def to_json(self) -> dict[str, Any]:
@@ -139,7 +139,11 @@ class Identifier:
                 seen.add(_key(base))
             verdicts = self._verdicts(base, last, alternatives)
             for verdict in verdicts:
-                base[verdict.key] = verdict.value
+                if verdict.value != base[verdict.key]:
+                    if table_for(self.variant, {**base, verdict.key: verdict.value}) is not None:
+                        base[verdict.key] = verdict.value
+                    else:                   # the value sent cannot be played with the rest
+                        verdict.value = base[verdict.key]
             notes = sorted(f"the engine answers `unsupported` to new_game with {f}: games start without it"
                            for f in self.lockstep.refused)
         finally:
@@ -213,7 +217,7 @@ class Identifier:
         verdicts = []
         by_option: dict[str, dict[Any, Tally]] = {}
         for key, (option, value) in alternatives.items():
-            by_option.setdefault(option, {})[repr(value)] = (tally.tallies.get(key) if tally else None) or Tally()
+            by_option.setdefault(option, {})[show(value)] = (tally.tallies.get(key) if tally else None) or Tally()
         for option, values in self.values.items():
             sent = self.sent_options[option]
             value = base[option]
@@ -221,13 +225,17 @@ class Identifier:
             against = {v: {"wins": t.wins, "losses": t.losses, "contested": t.contested} for v, t in tallies.items()}
             unseen = [v for v, t in tallies.items() if t.contested == 0]
             if any(t.wins >= SPLIT_WINS and 2 * t.wins >= t.losses for t in tallies.values()):
-                status = "uncertain"           # the evidence is split: the engine fits neither well
-            elif unseen:
-                status = "not observed"
-                if value != sent and repr(sent) in unseen:
-                    value = sent          # nothing tells them apart: the engine is taken to follow the table
+                status = "uncertain"           # the evidence is split: the engine fits no value well
+            elif len(unseen) == len(tallies):
+                # No other value was told apart (or none can be played with the rest): the
+                # engine is taken to follow the table.
+                status = "not observed" if len(values) > 1 else "as sent"
+                if value != sent and (show(sent) in unseen or not tallies):
+                    value = sent
             else:
                 status = "as sent" if value == sent else "differs"
+                if unseen:
+                    status += f" (not told from {', '.join(unseen)})"
             verdicts.append(Verdict(option, sent, value, status, against))
         return verdicts
 

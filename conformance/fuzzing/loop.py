@@ -52,10 +52,15 @@ class _Budget:
 
     def __init__(self, hands: int | None, seconds: float | None):
         self.left = hands
-        self.deadline = time.monotonic() + seconds if seconds else None
+        self.seconds = seconds
+        self.deadline: float | None = None
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.next_game = 0
+
+    def start(self) -> None:
+        if self.seconds:
+            self.deadline = time.monotonic() + self.seconds
 
     def claim_hand(self) -> bool:
         if self.stop.is_set() or (self.deadline is not None and time.monotonic() >= self.deadline):
@@ -106,16 +111,26 @@ class Fuzzer:
 
     # -- the run ----------------------------------------------------------------------------------------
     def run(self) -> FuzzResult:
-        started = time.perf_counter()
+        """Play until the budget is spent; the clock (and a time budget) starts once every
+        worker's engine has started and holds the rules."""
+        self._ready = threading.Barrier(self.jobs + 1)
         threads = [threading.Thread(target=self._worker, daemon=True) for _ in range(self.jobs)]
         for thread in threads:
             thread.start()
+        started = time.perf_counter()
         try:
+            try:
+                self._ready.wait()
+            except threading.BrokenBarrierError:
+                pass                              # a worker failed to start: its error is raised below
+            started = time.perf_counter()
+            self.budget.start()
             for thread in threads:
                 while thread.is_alive():
                     thread.join(0.2)
         except KeyboardInterrupt:
             self.budget.stop.set()
+            self._ready.abort()
             raise
         self.result.elapsed = time.perf_counter() - started
         if self._errors:
@@ -134,6 +149,7 @@ class Fuzzer:
                             probes=self.probes)
             with self._lock:
                 self.result.hello = self.result.hello or dict(lockstep.hello)
+            self._ready.wait()
             while True:
                 game = self.budget.claim_game()
                 if game is None:
@@ -141,12 +157,21 @@ class Fuzzer:
                 divergence = self.play_game(lockstep, policy, game, coverage)
                 if divergence is not None:
                     self._record(divergence)
+        except threading.BrokenBarrierError:
+            pass                                  # another worker failed to start
         except SetupError as exc:
-            self._errors.append(exc)
-            self.budget.stop.set()
+            if coverage.games or self._by_signature:
+                # It started once: a restart after a crash failed. What was found stands.
+                self._note(f"the run stopped early: {exc}")
+                self.budget.stop.set()
+            else:
+                self._errors.append(exc)
+                self.budget.stop.set()
+                self._ready.abort()
         except BaseException as exc:  # noqa: BLE001 - re-raised by run() in the main thread
             self._errors.append(exc)
             self.budget.stop.set()
+            self._ready.abort()
         finally:
             lockstep.close()
             with self._lock:

@@ -28,6 +28,8 @@ OFFER_ODDS = (0.0, 0.3, 0.8)                     # chance of accepting an offer 
 NEAR_TARGET = 0.6                                # games that start a few points short of the target
 FIRST_DEALER_BY_CARDS = 0.25                     # games whose first dealer is chosen by cards
 SPECIAL_UPCARD = 0.15                            # deals that turn up a card changing the bidding
+SPECIAL_DEAL = 0.1                               # deals that start a hand unlike most deals do
+SPECIAL_SAMPLES = 200                            # random deals looked at to find those
 
 
 @dataclass
@@ -83,30 +85,42 @@ class Policy:
         self.target = game_target(rules)
         self.first_dealer_by_cards = _first_dealer_by_cards(rules, reference)
         self.special_upcards = _special_upcards(rules, reference)
+        self.special_deals = _special_deals(rules, reference)
         suits = sorted({name[-1] for name in rules.card_names if name != "JK"})
         cards = list(rules.card_names)
         self.vocabulary = (["pass", "order", "alone", "defend-alone", "take"] + [f"call:{s}" for s in suits + ["NT"]]
                            + [f"name:{s}" for s in suits] + [f"{verb}:{c}" for verb in ("play", "discard", "give") for c in cards])
 
-    def setup(self, rng: random.Random, refused: set[str]) -> dict[str, Any]:
-        """The new_game fields of a game: its first dealer, and often scores near the target."""
+    def setup(self, rng: random.Random, refused: set[str], by_cards: bool | None = None,
+              near_target: float = NEAR_TARGET) -> dict[str, Any]:
+        """The new_game fields of a game: its first dealer (chosen by cards now and then, where
+        the table, or ``by_cards``, says so), and often (``near_target``) scores a few points
+        short of the target."""
         setup: dict[str, Any]
-        if self.first_dealer_by_cards and "first_dealer" not in refused and rng.random() < FIRST_DEALER_BY_CARDS:
+        by_cards = self.first_dealer_by_cards if by_cards is None else by_cards
+        if by_cards and "first_dealer" not in refused and rng.random() < FIRST_DEALER_BY_CARDS:
             cards = list(self.rules.card_names)
             rng.shuffle(cards)
             setup = {"first_dealer": {"cards": cards, "start": rng.randrange(self.rules.n)}}
         else:
             setup = {"dealer": rng.randrange(self.rules.n)}
-        if "scores" not in refused and self.target and rng.random() < NEAR_TARGET:
+        if "scores" not in refused and self.target and rng.random() < near_target:
             setup["scores"] = [self.target - rng.randint(1, max(1, self.target // 2)) for _ in range(self.units)]
         return setup
 
     def deal(self, rng: random.Random, dealer: int) -> dict[str, Any]:
-        """A random deal, now and then with a card that changes the bidding turned up."""
+        """A random deal; now and then one that starts the hand unusually (a weak hand its
+        holder may throw in, say), or one with a card that changes the bidding turned up."""
+        if self.special_deals and rng.random() < SPECIAL_DEAL:
+            return self.special_deal(rng, dealer, rng.choice(sorted(self.special_deals)))
         deal = self.rules.random_deal(rng, dealer)
         if self.special_upcards and deal.upcard is not None and rng.random() < SPECIAL_UPCARD:
             deal = with_upcard(deal, rng.choice(self.special_upcards))
         return deal.to_json()
+
+    def special_deal(self, rng: random.Random, dealer: int, start: tuple) -> dict[str, Any]:
+        """One of the deals after which a hand starts as ``start`` says, for ``dealer``."""
+        return rotated(rng.choice(self.special_deals[start]), dealer, self.rules.n).to_json()
 
     def mood(self, rng: random.Random) -> Mood:
         return Mood(rng)
@@ -132,6 +146,12 @@ def with_upcard(deal: Deal, card: str) -> Deal:
         return tuple(old if c == card else c for c in cards)
 
     return Deal(tuple(swap(h) for h in deal.hands), card, swap(deal.widow), swap(deal.kitty))
+
+
+def rotated(deal: Deal, dealer: int, players: int) -> Deal:
+    """A deal made for dealer 0, given to the same seats counted from ``dealer``."""
+    return Deal(tuple(deal.hands[(seat - dealer) % players] for seat in range(players)), deal.upcard, deal.widow,
+                deal.kitty)
 
 
 def game_target(rules: Rules) -> int | None:
@@ -164,3 +184,60 @@ def _special_upcards(rules: Rules, reference: Reference) -> list[str]:
         phases.setdefault(phase, []).append(card)
     usual = max(phases.values(), key=len)
     return sorted(card for cards in phases.values() if cards is not usual for card in cards)
+
+
+def _special_deals(rules: Rules, reference: Reference, samples: int = SPECIAL_SAMPLES) -> dict[tuple, list[Deal]]:
+    """Deals (for dealer 0) after which the hand starts unlike after most deals, by how it
+    starts: another phase, or other kinds of move (found among ``samples`` random deals and
+    some lopsided ones, the same each time). Each way of starting is then drawn as often as
+    any other."""
+    rng = random.Random(0)
+    starts: dict[tuple, list[Deal]] = {}
+    deals = [rules.random_deal(rng, 0) for _ in range(samples)] + _lopsided_deals(rules, rng)
+    for deal in deals:
+        reference.handle({"type": "new_game", "dealer": 0})
+        reply = reference.handle({"type": "deal", **deal.to_json()})
+        if reply.get("ok"):
+            state = reply["state"]
+            start = (state["phase"], tuple(sorted({_kind(a) for a in state["legal"]})))
+        else:
+            start = ("refused",)
+        starts.setdefault(start, []).append(deal)
+    usual = max(starts, key=lambda k: len(starts[k]))
+    return {start: deals for start, deals in starts.items() if start != usual}
+
+
+RANK_ORDER = "23456789TJQKA"
+
+
+def _rank(card: str) -> int:
+    return RANK_ORDER.index(card[0]) if len(card) == 2 and card[0] in RANK_ORDER else len(RANK_ORDER)
+
+
+def _lopsided_deals(rules: Rules, rng: random.Random, each: int = 3) -> list[Deal]:
+    """Deals in which one seat holds the lowest (or the highest) cards of the pack: rules
+    about what a hand holds (a hand of nines and tens that may be thrown in) are rare in
+    random deals."""
+    found = []
+    for seat in range(rules.n):
+        for highest in (False, True):
+            for _ in range(each):
+                deal = rules.random_deal(rng, 0)
+                cards = [c for h in deal.hands for c in h] + ([deal.upcard] if deal.upcard else []) \
+                    + list(deal.widow) + list(deal.kitty)
+                rng.shuffle(cards)
+                cards.sort(key=_rank, reverse=highest)
+                size = len(deal.hands[seat])
+                mine, rest = cards[:size], cards[size:]
+                rng.shuffle(rest)
+                hands = []
+                for s, hand in enumerate(deal.hands):
+                    if s == seat:
+                        hands.append(tuple(mine))
+                    else:
+                        hands.append(tuple(rest[:len(hand)]))
+                        rest = rest[len(hand):]
+                upcard = rest.pop(0) if deal.upcard is not None else None
+                widow, rest = tuple(rest[:len(deal.widow)]), rest[len(deal.widow):]
+                found.append(Deal(tuple(hands), upcard, widow, tuple(rest)))
+    return found

@@ -11,7 +11,8 @@ steps, then plainer setups and cards. The rewrites, tried in turn until none hel
 2. drop a probe;
 3. plainer setup: scores lowered to zero, the first-dealer cards cut short;
 4. replace a move by another legal one (a bid instead of a pass ends the bidding sooner,
-   going alone shortens the play), the rest of the hand repaired;
+   going alone shortens the play), the rest of the hand repaired, or followed at once by
+   the diverging step;
 5. simpler cards: each position of the deal given the card a canonical deal has there
    (the two cards change places, and so do the moves that name them).
 
@@ -28,7 +29,7 @@ from typing import Any, Iterator
 from reference_impl import Rules
 
 from .clauses import ClauseIndex
-from .lockstep import Lockstep
+from .lockstep import Lockstep, SetupError
 from .divergence import Divergence
 from .replay import Replay, replay
 from .script import Hand, Script, Step
@@ -127,12 +128,20 @@ class Shrinker:
     def _spent(self) -> bool:
         return self.replays >= self.max_replays or time.monotonic() > self.deadline
 
+    def _replay(self, script: Script, complete: bool = False) -> Replay | None:
+        """One replay (with repair); an engine that can no longer be started ends the shrinking."""
+        self.replays += 1
+        try:
+            return replay(self.lockstep, script, self.clauses, repair=True, complete=complete)
+        except SetupError:
+            self.deadline = 0.0
+            return None
+
     def _try(self, script: Script, target: tuple, best: Divergence, complete: bool = True) -> Divergence | None:
         """The candidate's divergence if it is the same kind and the game is smaller."""
         if self._spent():
             return None
-        self.replays += 1
-        played: Replay | None = replay(self.lockstep, script, self.clauses, repair=True, complete=complete)
+        played = self._replay(script, complete)
         if played is None or played.divergence is None or played.divergence.signature != target:
             return None
         found = played.divergence
@@ -174,8 +183,7 @@ class Shrinker:
         if len(script.hands) < 2:
             return
         if cursor == 0 and "scores" not in self.lockstep.refused:
-            played = replay(self.lockstep, script, self.clauses, repair=True)
-            self.replays += 1
+            played = self._replay(script)
             if played is not None and len(played.hand_starts) == len(script.hands):
                 dealer, scores = played.hand_starts[-1]
                 yield 0, Script({"dealer": dealer, "scores": scores}, [script.hands[-1]])
@@ -197,15 +205,21 @@ class Shrinker:
 
     def _other_moves(self, best: Divergence, cursor: int) -> Iterator[tuple[int, Script]]:
         script = best.script
-        played = replay(self.lockstep, script, self.clauses, repair=True)
-        self.replays += 1
+        played = self._replay(script)
         if played is None:
             return
         for index, ((h, s), legal) in enumerate(sorted(played.legal.items())):
             if index < cursor or h >= len(script.hands) or s >= len(script.hands[h].steps):
                 continue
             step = script.hands[h].steps[s]
+            in_time = h == len(script.hands) - 1 and s < len(script.hands[h].steps) - 1
             for action in sorted((a for a in legal if a != step.action), key=lambda a: (a == "pass", legal.index(a))):
+                if in_time:
+                    # Straight from the new move to the diverging step (a request to refuse, say,
+                    # may then come in the same phase much sooner).
+                    jump = script.copy()
+                    jump.hands[h].steps[s:] = [Step(step.seat, action), script.hands[h].steps[-1]]
+                    yield index, jump
                 copy = script.copy()
                 copy.hands[h].steps[s] = Step(step.seat, action)
                 yield index, copy
