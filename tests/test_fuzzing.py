@@ -1,0 +1,268 @@
+"""Differential fuzzing (conformance/fuzzing, `euchre-spec fuzz`): the comparison, the loop,
+its coverage of rare phases, shrinking, and the case files it writes."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance.cases import load_case_file, load_corpus_meta
+from conformance.engine_process import InProcessEngine, engine_command
+from conformance.fuzzing.casefile import write_divergence
+from conformance.fuzzing.compare import MISSING, diff_replies, diff_states, signature
+from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
+from conformance.fuzzing.loop import Fuzzer
+from conformance.fuzzing.shrink import shrink_divergence
+from conformance.mutation import mutant_command
+from conformance.runner import Session
+from reference_impl import load_rules, new_game
+from reference_impl.resolve import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def reference_in_process() -> InProcessEngine:
+    return InProcessEngine()
+
+
+def observations(variant: str, seed: int, count: int) -> list[dict]:
+    """Observations along one random game of the reference."""
+    rules = load_rules(variant)
+    rng = random.Random(seed)
+    state = new_game(rules, 0)
+    seen = []
+    while not state.is_terminal() and len(seen) < count:
+        if state.is_chance_node():
+            state.deal(rules.random_deal(rng, state.observation()["dealer"]))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        seen.append(state.observation())
+    return seen
+
+
+# -- comparing replies ------------------------------------------------------------------------------
+STATES = observations("euchre", 3, 60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(STATES), st.randoms(use_true_random=False))
+def test_sets_and_hands_compare_in_any_order(state, rng):
+    """The legal set, the seats sitting out and each seat's hand are sets: any order agrees."""
+    shuffled = json.loads(json.dumps(state))
+    for key in ("legal", "sitting_out"):
+        rng.shuffle(shuffled[key])
+    for hand in shuffled["hands"]:
+        rng.shuffle(hand)
+    assert diff_states(state, shuffled) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(STATES), st.sampled_from(sorted(STATES[0])))
+def test_any_changed_field_is_a_difference(state, key):
+    changed = json.loads(json.dumps(state))
+    value = changed[key]
+    changed[key] = ["play:XX"] if isinstance(value, list) else (not value if isinstance(value, bool) else "other")
+    found = diff_states(state, changed)
+    assert [d.field for d in found] == [key]
+    assert found[0].expected == state[key]
+
+
+def test_true_is_not_one_and_a_missing_required_field_differs():
+    state = STATES[5]
+    assert [d.field for d in diff_states(state, {**state, "alone": int(state["alone"])})] == ["alone"]
+    without = {k: v for k, v in state.items() if k != "dealer"}
+    assert diff_states(state, without)[0].field == "dealer" and diff_states(state, without)[0].actual == MISSING
+    optional = {k: v for k, v in state.items() if k != "scoring_row"}   # optional: compared only when reported
+    assert diff_states(state, optional) == []
+    assert [d.field for d in diff_states(state, {**state, "legal": state["legal"] + state["legal"][:1]})] == ["legal"]
+
+
+def test_replies_differ_on_acceptance_category_and_transport():
+    ok = {"ok": True, "state": STATES[0]}
+    refused = {"ok": False, "error": {"category": "illegal_action", "message": "no"}}
+    assert diff_replies(ok, refused)[0].field == "ok"
+    assert diff_replies(refused, {"ok": False, "error": {"category": "internal", "message": ""}})[0].field == "error.category"
+    assert diff_replies(refused, {"ok": False, "error": {"category": "illegal_action", "message": "other words"}}) == []
+    assert diff_replies(ok, {"transport": "crash", "message": "exit 3"})[0].field == "transport"
+
+
+def test_a_signature_names_the_kinds_of_moves_missing_and_extra():
+    state = next(s for s in STATES if s["phase"] == "bid-round-1")
+    extra = {**state, "legal": state["legal"] + ["call:H"]}
+    found = diff_states(state, extra)
+    assert signature("bid-round-1", "act", found) == ("bid-round-1", "act", ("legal", (), ("call",)))
+
+
+# -- the loop ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["euchre", "british", "two-hand-dummy", "three-hand-dummy", "five-hundred"])
+def test_the_reference_agrees_with_itself_every_step(variant):
+    table = resolve(variant)
+    result = Fuzzer(reference_in_process, variant, table, seed=4, hands=40).run()
+    assert result.divergences == []
+    assert result.hands == 40 and result.steps > 40 * 5
+    assert result.coverage.probes > 0            # refusals were probed too, and agreed
+
+
+def test_rare_phases_happen_often():
+    """Biased moves reach round 2, a stuck dealer, lone hands and lone defences, Benny
+    upcards, the partner's best card and misère bids far more often than uniform play."""
+    def share(variant: str, options: dict, hands: int = 300) -> dict:
+        result = Fuzzer(reference_in_process, variant, resolve(variant, options), seed=1, hands=hands, probes=0).run()
+        assert result.divergences == []
+        return {k: v / result.coverage.hands for k, v in result.coverage.situations.items()}
+
+    euchre = share("euchre", {"stick-the-dealer": True})
+    assert euchre["round 2 of bidding"] > 0.3
+    assert euchre["stuck dealer (no pass)"] > 0.08              # uniform moves: 0.14% of hands
+    assert euchre["going alone"] > 0.15 and euchre["lone defence"] > 0.05
+    assert euchre["game over"] > 0.05
+    british = share("british", {"railroading": True})
+    assert british["Benny (or special card) turned up"] > 0.05
+    assert british["partner's best card given"] > 0.03
+    assert share("euchre", {})["all passed (hand thrown in)"] > 0.08
+    five = share("five-hundred", {"misere": "misere"}, hands=200)
+    assert five["misère bid"] > 0.05 and five["auction won"] > 0.3
+
+
+def lone_defence_misreported(_: int, line: bytes) -> bytes:
+    """An engine (the reference, its replies rewritten) wrong about who is to act when a
+    lone defence is offered: seat 1 prefixed to the seat."""
+    return line.replace(b'"to_act":', b'"to_act":1') if b'"phase":"defend-alone"' in line else line
+
+
+def faulty_in_process() -> InProcessEngine:
+    return InProcessEngine(transform=lone_defence_misreported)
+
+
+def test_a_game_is_determined_by_the_seed_and_its_number():
+    table = resolve("euchre")
+    found = [Fuzzer(faulty_in_process, "euchre", table, seed=seed, hands=500).run().divergences[0] for seed in (11, 11, 12)]
+    assert found[0].script.to_json() == found[1].script.to_json() and found[0].game == found[1].game
+    assert found[0].script.to_json() != found[2].script.to_json()
+    assert all(d.phase == "alone" and d.differences[0].field == "to_act" for d in found)
+
+
+def test_shrinking_keeps_the_divergence_and_makes_the_game_smaller():
+    table = resolve("euchre")
+    found = Fuzzer(faulty_in_process, "euchre", table, seed=5, hands=500).run().divergences[0]
+    shrunk = shrink_divergence(faulty_in_process, "euchre", table, table, found, seconds=30)
+    small = shrunk.divergence
+    assert small.signature == found.signature
+    assert (small.hands, small.steps) <= (found.hands, found.steps) and small.hands == 1
+    assert small.steps <= 4          # order (or a call), alone, and the defence is offered
+    assert shrunk.replays > 0 and shrunk.original_steps == found.steps
+
+
+def test_an_engine_that_does_not_declare_the_rules_is_refused():
+    argv = [sys.executable, str(ROOT / "tests" / "faulty_engines" / "unsupported.py")]
+    with pytest.raises(SetupError, match="does not declare"):
+        Fuzzer(lambda: OverlappingEngine(argv), "euchre", resolve("euchre"), hands=5).run()
+
+
+# -- a mutant found, shrunk, written ---------------------------------------------------------------
+@pytest.mark.parametrize("mutant, variant, options", [
+    ("euchre-scored-one", "euchre", {}),
+    ("internal-error-on-a-bid-in-the-play", "euchre", {}),       # found by a probe: a request to refuse
+])
+def test_a_mutant_is_found_shrunk_and_written_as_a_failing_case(tmp_path, mutant, variant, options):
+    table = resolve(variant, options)
+    argv = mutant_command(mutant)
+
+    def make() -> OverlappingEngine:
+        return OverlappingEngine(argv)
+
+    result = Fuzzer(make, variant, table, seed=2, hands=3000).run()
+    assert len(result.divergences) == 1
+    found = result.divergences[0]
+    shrunk = shrink_divergence(make, variant, table, table, found, seconds=60).divergence
+    assert shrunk.signature == found.signature
+    assert shrunk.hands <= 1 and shrunk.steps <= 30 and shrunk.steps <= found.steps
+    path = write_divergence(tmp_path, shrunk, variant, table, 2, mutant, "a test", set(load_corpus_meta().tags))
+    cases, problems = load_case_file(path, load_corpus_meta().tags)
+    assert problems == [] and len(cases) == 1 and cases[0].steps == shrunk.steps
+    assert cases[0].clauses[0] == shrunk.clause
+    outcomes = {}
+    for name, command in (("reference", engine_command("reference")), ("mutant", argv)):
+        session = Session(command)
+        try:
+            outcomes[name] = session.run(cases[0]).outcome
+        finally:
+            session.close()
+    assert outcomes["reference"] == "pass" and outcomes["mutant"] in ("fail", "error")
+
+
+def test_a_refusal_probe_becomes_a_reject_step(tmp_path):
+    """An engine that answers a request it must refuse with the wrong category: the case
+    holds that request as a `reject` step."""
+    def wrong_category(_: int, line: bytes) -> bytes:
+        return line.replace(b'"category":"out_of_turn"', b'"category":"illegal_action"')
+
+    def make() -> InProcessEngine:
+        return InProcessEngine(transform=wrong_category)
+
+    table = resolve("euchre")
+    found = Fuzzer(make, "euchre", table, seed=1, hands=500, probes=0.2).run().divergences[0]
+    assert found.position.kind == "probe" and found.differences[0].field == "error.category"
+    small = shrink_divergence(make, "euchre", table, table, found, seconds=30).divergence
+    assert small.steps <= 2
+    path = write_divergence(tmp_path, small, "euchre", table, 1, "wrong categories", "a test")
+    cases, problems = load_case_file(path)
+    assert problems == []
+    assert cases[0].hands[-1]["steps"][-1]["reject"] == "out_of_turn"
+
+
+# -- the command line --------------------------------------------------------------------------------
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600, env={"COLUMNS": "200", "PATH": "", "EUCHRE_SPEC_PROGRESS_EVERY": "0.5"})
+
+
+def test_fuzz_command_agrees_on_the_reference_with_two_engines(tmp_path):
+    result = run_cli("fuzz", "--engine", "reference", "--hands", "60", "-j", "2", "--json", "run.json", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "AGREED on every step of 60 hands" in result.stdout
+    report = json.loads((tmp_path / "run.json").read_text())
+    assert report["hands"] == 60 and report["divergences"] == []
+    assert report["coverage"]["clauses"]["follow-suit"] > 0
+
+
+def test_fuzz_command_writes_the_shrunk_case_of_an_engine_with_a_house_rule(tmp_path):
+    """An engine that always plays stick the dealer, though the table says otherwise."""
+    fixed = ROOT / "tests" / "faulty_engines" / "fixed_options.py"
+    engine = f"{sys.executable} {fixed} " + json.dumps(json.dumps({"euchre": {"stick-the-dealer": True}}))
+    result = run_cli("fuzz", "--engine", engine, "--hands", "2000", "--seed", "3", "--out", "found",
+                     "--json", "run.json", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "DIVERGENCE" in result.stdout and "shrunk from" in result.stdout and "reproduce: euchre-spec check" in result.stdout
+    report = json.loads((tmp_path / "run.json").read_text())
+    record = report["divergences"][0]
+    assert record["hands"] == 1 and record["steps"] <= 8            # four passes, three more, the dealer stuck
+    legal = next(d for d in record["shrunk"]["differences"] if d["field"] == "legal")
+    assert "pass" in legal["reference"] and "pass" not in legal["engine"]
+    assert record["shrunk"]["clause"] == "round-2"
+    check = run_cli("check", "--engine", engine, "--corpus", record["case"], "--json", "check.jsonl", cwd=tmp_path)
+    assert check.returncode == 1 and "wrong legal" in check.stdout
+    assert run_cli("check", "--engine", "reference", "--corpus", record["case"], "--json", "r.jsonl",
+                   cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["--engine", "reference", "--hands", "0"], 2, "expected a number of at least 1"),
+    (["--engine", "reference", "--hands", "5", "--time", "5"], 2, "not allowed with argument"),
+    (["--engine", "reference", "--option", "no-such-option=1", "--hands", "5"], 1, "no-such-option"),
+    (["--engine", "reference", "--variant", "piquet", "--hands", "5"], 1, "unknown variant"),
+    (["--engine", "/no/such/engine", "--hands", "5"], 1, "the engine did not start"),
+    (["--engine", "", "--hands", "5"], 2, "--engine"),
+    (["--engine", "reference", "--probes", "2"], 2, "from 0 to 1"),
+])
+def test_fuzz_command_refuses_mistakes_without_a_traceback(tmp_path, args, status, message):
+    result = run_cli("fuzz", *args, cwd=tmp_path)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
