@@ -91,12 +91,40 @@ def rebuild_suit_masks(rules: Rules) -> None:
                                   for s in range(len(rules.suits))) for ctx in range(rules.contexts))
 
 
-def rescore(row_id: str, *awards: tuple) -> None:
-    """Give scoring row ``row_id`` other awards: (target, fixed, contract, per-trick, at-least)."""
-    def change(rules: Rules) -> None:
-        rules.scoring_rows = tuple(row.__class__(**{**row.__dict__, "awards": awards}) if row.id == row_id else row
-                                   for row in rules.scoring_rows)
-    after_compile(change)
+def change_table(change: Callable[[dict], None]) -> None:
+    """Compile every rule table as ``change(table)`` leaves it (a copy): the engine plays rules
+    other than those it is sent, as an engine that misreads a rule does. Most rule bugs are
+    best seeded this way, since they then survive changes to the interpreter's internals."""
+    import copy
+
+    from reference_impl.resolve import ResolvedTable
+
+    original = Rules.__init__
+
+    def patched(self: Rules, resolved) -> None:
+        table = copy.deepcopy(resolved.table)
+        change(table)
+        original(self, ResolvedTable(resolved.id, table, resolved.sha256, resolved.selected, resolved.file))
+
+    Rules.__init__ = patched
+
+
+def steps(table: dict, kind: str, **match) -> list[dict]:
+    """The steps of ``kind`` of a table's hand whose fields equal ``match``."""
+    return [s for s in table["hand"] if s["kind"] == kind and all(s.get(k) == v for k, v in match.items())]
+
+
+def row(table: dict, row_id: str) -> dict | None:
+    return next((r for r in table["scoring"]["rows"] if r["id"] == row_id), None)
+
+
+def rescore(row_id: str, *awards: dict) -> None:
+    """Give scoring row ``row_id`` other awards (``{"to": ..., "points": ...}`` as in a table)."""
+    def change(table: dict) -> None:
+        found = row(table, row_id)
+        if found is not None:
+            found["award"] = list(awards)
+    change_table(change)
 
 
 def left_bower(rules: Rules, trump: int) -> int:

@@ -1,9 +1,11 @@
 """A dealer offered the upcard may not leave it: optional takes are forced."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def change(rules):
-        rules.takes = tuple(take.__class__(**{**take.__dict__, "optional": False}) for take in rules.takes)
-    after_compile(change)
+    def change(table):
+        for step in steps(table, "exchange"):
+            for take in step["takes"]:
+                take.pop("optional", None)
+    change_table(change)

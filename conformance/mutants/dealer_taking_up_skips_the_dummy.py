@@ -1,14 +1,12 @@
 """A dealer who takes up the upcard does not also take the dummy (only a non-dealer maker does)."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def change(rules):
-        takes = []
-        for take in rules.takes:
-            if take.source == "widow" and take.who == "maker" and take.maker is None and take.round is None and not take.unless_alone:
-                take = take.__class__(**{**take.__dict__, "maker": "not-dealer"})
-            takes.append(take)
-        rules.takes = tuple(takes)
-    after_compile(change)
+    def change(table):
+        for step in steps(table, "exchange"):
+            for take in step["takes"]:
+                if take["from"] == "widow" and take["who"] == "maker" and not take.get("when"):
+                    take["when"] = {"maker": "not-dealer"}
+    change_table(change)

@@ -1,9 +1,10 @@
 """The dummy (widow) is never picked up: no take from the widow, so no discards for it."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def change(rules):
-        rules.takes = tuple(take for take in rules.takes if take.source != "widow")
-    after_compile(change)
+    def change(table):
+        for step in steps(table, "exchange"):
+            step["takes"] = [t for t in step["takes"] if t["from"] != "widow"]
+    change_table(change)

@@ -7,7 +7,7 @@ from conformance.mutants import wrap_state
 def apply() -> None:
     def score(original, state):
         original(state)
-        if state.rules.sides == "partnerships" or state.maker < 0 or not state.hand_points:
+        if state.rules.teams or state.maker < 0 or not state.hand_points:
             return
         defenders = [(state.maker + k) % state.rules.n for k in range(1, state.rules.n)]
         for seat in defenders[1:]:

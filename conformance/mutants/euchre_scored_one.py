@@ -4,4 +4,4 @@ from conformance.mutants import rescore
 
 
 def apply() -> None:
-    rescore("euchre", ("defenders", 1, 0, 0, None))
+    rescore("euchre", {"to": "defenders", "points": 1})

@@ -1,9 +1,12 @@
 """Going alone does not give up the dummy: the lone bidder still takes it."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def change(rules):
-        rules.takes = tuple(take.__class__(**{**take.__dict__, "unless_alone": False}) for take in rules.takes)
-    after_compile(change)
+    def change(table):
+        for step in steps(table, "exchange"):
+            for take in step["takes"]:
+                if take.get("when", {}).get("alone") is False:
+                    del take["when"]["alone"]
+    change_table(change)

@@ -1,12 +1,13 @@
 """Only the first opponent to the maker's left is offered the lone defence."""
 
 from conformance.mutants import wrap_state
+from reference_impl.steps import DEFEND_ALONE
 
 
 def apply() -> None:
-    def begin(original, state):
-        asked = original(state)
-        if asked:
+    def begin(original, state, step):
+        waiting = original(state, step)
+        if step.effect == DEFEND_ALONE and waiting and state.mode != 0:
             state.queue = state.queue[:1]
-        return asked
-    wrap_state("_begin_defend", begin)
+        return waiting
+    wrap_state("_begin_offer", begin)

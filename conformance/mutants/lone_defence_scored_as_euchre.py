@@ -1,9 +1,9 @@
 """A lone defence is scored like any euchre: the lone-defender rows are not applied."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table
 
 
 def apply() -> None:
-    def change(rules):
-        rules.scoring_rows = tuple(row for row in rules.scoring_rows if row.defender_alone is not True)
-    after_compile(change)
+    def change(table):
+        table["scoring"]["rows"] = [r for r in table["scoring"]["rows"] if r["when"].get("defender-alone") is not True]
+    change_table(change)

@@ -1,14 +1,18 @@
-"""A euchred lone maker concedes 4 points instead of 2 (Leeds and Dwight's rule, not this table's)."""
+"""A euchred lone maker concedes 4 points instead of this table's (Leeds and Dwight's rule)."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, row
 
 
 def apply() -> None:
-    def change(rules):
-        rows = list(rules.scoring_rows)
-        euchre = next((i for i, row in enumerate(rows) if row.id == "euchre"), None)
+    def change(table):
+        rows = table["scoring"]["rows"]
+        euchre = row(table, "euchre")
         if euchre is None:
             return
-        lone = rows[euchre].__class__(**{**rows[euchre].__dict__, "alone": True, "awards": (("defenders", 4, 0, 0, None),)})
-        rules.scoring_rows = tuple(rows[:euchre] + [lone] + rows[euchre:])
-    after_compile(change)
+        lone = row(table, "lone-euchre")
+        if lone is not None:
+            lone["award"] = [{"to": "defenders", "points": 4}]
+        else:
+            rows.insert(rows.index(euchre), {"id": "lone-euchre-four", "when": {**euchre["when"], "alone": True},
+                                             "award": [{"to": "defenders", "points": 4}]})
+    change_table(change)

@@ -4,4 +4,4 @@ from conformance.mutants import rescore
 
 
 def apply() -> None:
-    rescore("lone-march", ("makers", 2, 0, 0, None))
+    rescore("lone-march", {"to": "makers", "points": 2})

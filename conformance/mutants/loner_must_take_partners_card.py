@@ -1,10 +1,10 @@
 """Railroading: the loner may not refuse the partner's card."""
 
-from conformance.mutants import wrap_state
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def legal(original, state):
-        actions = original(state)
-        return ["take"] if state.phase == "take-best" else actions
-    wrap_state("_legal_yes_no", legal)
+    def change(table):
+        for step in steps(table, "give"):
+            step["receiver-may-refuse"] = False
+    change_table(change)

@@ -4,4 +4,4 @@ from conformance.mutants import rescore
 
 
 def apply() -> None:
-    rescore("march", ("makers", 1, 0, 0, None))
+    rescore("march", {"to": "makers", "points": 1})

@@ -1,10 +1,14 @@
 """A hand no one bids on is thrown in, though the table plays it at no-trumps."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def change(rules):
-        if rules.procedure == "auction":
-            rules.all_pass = "redeal"
-    after_compile(change)
+    def change(table):
+        hand = table["hand"]
+        if not steps(table, "auction"):
+            return
+        for i, step in enumerate(hand):
+            if step["kind"] == "set-trumps":
+                hand[i] = {"id": step["id"], "kind": "throw-in", "next-dealer": "left"}
+    change_table(change)

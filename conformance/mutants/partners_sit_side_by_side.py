@@ -1,11 +1,11 @@
 """Partners are taken to be neighbours (seats 0 and 1 against 2 and 3), not opposite."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table
 
 
 def apply() -> None:
-    def change(rules):
-        if rules.sides == "partnerships" and rules.n == 4:
-            rules.units = ((0, 1), (2, 3))
-            rules.unit_of = (0, 0, 1, 1)
-    after_compile(change)
+    def change(table):
+        players = table["players"]
+        if players.get("teams") and players["count"] == 4:
+            players["teams"] = [[0, 1], [2, 3]]
+    change_table(change)

@@ -1,7 +1,11 @@
 """A bidder who is set loses nothing (the bid's value is not taken off the score)."""
 
-from conformance.mutants import rescore
+from conformance.mutants import change_table, row
 
 
 def apply() -> None:
-    rescore("contract-set", ("defenders", 0, 0, 10, None))
+    def change(table):
+        found = row(table, "contract-set")
+        if found is not None:
+            found["award"] = [a for a in found["award"] if a["to"] not in ("makers", "maker")]
+    change_table(change)

@@ -4,7 +4,7 @@ from conformance.mutants import wrap_state
 
 
 def apply() -> None:
-    def begin_play(original, state):
+    def begin_play(original, state, step):
         state.active = (1 << state.rules.n) - 1
-        return original(state)
+        return original(state, step)
     wrap_state("_begin_play", begin_play)

@@ -1,10 +1,10 @@
 """Stick the dealer is not enforced: the dealer may pass in the second round too."""
 
-from conformance.mutants import wrap_state
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def legal(original, state):
-        actions = original(state)
-        return actions if "pass" in actions else ["pass"] + actions
-    wrap_state("_legal_round_2", legal)
+    def change(table):
+        for step in steps(table, "make-trumps"):
+            step.pop("stuck", None)
+    change_table(change)

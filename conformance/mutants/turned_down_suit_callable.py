@@ -1,9 +1,10 @@
 """The turned-down suit may be named in the second round."""
 
-from conformance.mutants import after_compile
+from conformance.mutants import change_table, steps
 
 
 def apply() -> None:
-    def change(rules):
-        rules.turned_down_allowed = True
-    after_compile(change)
+    def change(table):
+        for step in steps(table, "make-trumps", action="call"):
+            step["turned-down"] = "allowed"
+    change_table(change)
