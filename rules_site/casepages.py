@@ -8,6 +8,7 @@ from collections import defaultdict
 from .corpus import Replay, SiteCase
 from .examples import render_example, render_script
 from .links import Links, case_file, code, md_cell, md_text
+from .notation import Notation
 from .tables import compact
 
 KINDS = (("hand-written", "Hand-written cases"), ("generated", "Generated cases"), ("perft", "Perft cases"))
@@ -80,7 +81,9 @@ def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: s
     lines = []
     if not case.hand_written:          # generated and perft cases stay out of the search index
         lines += ["---", "search:", "  exclude: true", "---", ""]
-    lines += [f"# {md_text(case.title)}", ""]
+    words = Notation(rep.table) if rep.table else None
+    title = words.prose_text(case.title) if words else case.title
+    lines += [f"# {md_text(title)}", ""]
     facts = [f"Case `{case.id}`",
              f"variant {links.variant(case.variant, md_text(variant_title or case.variant))}",
              f"file [`conformance/corpus/{md_text(case.rel)}`]({links.to(case_file(case.rel))})"]
@@ -92,7 +95,7 @@ def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: s
     lines.append("**Options:** " + (_options(case, links) or "all at their defaults") + ".  ")
     lines.append("**Rules tested:** " + _clauses(case, links) + ".")
     if case.description:
-        lines += ["", md_text(case.description)]
+        lines += ["", words._prose_part(md_text(case.description), None) if words else md_text(case.description)]
     lines += ["", "## The game, step by step {#story}", "",
               render_example(case, rep, links, hand_heading="###", prefix="story", viewer=case.hand_written),
               "## The script {#script}", ""]

@@ -49,11 +49,11 @@ def _trumps(t: dict[str, Any], w: Notation) -> str:
     ranking = t.get("ranking") or {}
     parts = []
     if ranking.get("benny"):
-        parts.append(f"{w.benny} ({w.card(ranking['benny'])}) highest")
+        parts.append(f"{w.card(ranking['benny'])} {w.benny} highest")
     parts.append("right and left bowers" if ranking.get("bowers") else "no bowers")
     master = (ranking.get("no-trump") or {}).get("master")
     if master:
-        parts.append(f"{w.card(master)} master at no-trumps")
+        parts.append(f"at no-trumps {w.card(master)} beats all")
     return "; ".join(parts)
 
 
@@ -161,8 +161,9 @@ def _scoring(t: dict[str, Any], w: Notation) -> str:
     items = []
     for row in rows:
         awards = row.get("award") or []
-        points = ", ".join(f"{points_words(a.get('points', 0), short=True)}{'' if a.get('to') in ('makers', 'maker') else ' to ' + {'defenders': 'def.', 'everyone': 'each'}.get(a.get('to'), a.get('to'))}"
-                           for a in awards) or "0"
+        points = ", ".join(f"{points_words(a.get('points', 0), short=True)}"
+                           + {"makers": "", "maker": "", "defenders": " to the defenders", "everyone": " to each"}.get(
+                               a.get("to"), f" to {a.get('to')}") for a in awards) or "nothing"
         items.append(f"{escape(titles.get(row['id'], row['id'].replace('-', ' ')))}: {points}")
     return "<br>".join(items)
 
@@ -214,7 +215,7 @@ def _cell(axis: Axis, view: VariantView) -> str:
 
 
 def render_matrix(views: list[VariantView], links: Links, case_counts: dict[str, int] | None = None) -> str:
-    lines = ["---", "hide:", "  - toc", "---", "", "# The variants compared", ""]
+    lines = ["---", "hide:", "  - toc", "  - navigation", "---", "", "# The variants compared", ""]
     if not views:
         return "\n".join(lines + ["There are no variants yet."]) + "\n"
     base = base_variant(views)

@@ -8,9 +8,10 @@ pass counts by variant, then for each engine its failures grouped by the rule cl
 step that failed and, within it, by their first difference ("expected phase alone, got
 discard": 12 cases), each case linked to that step's anchor on its case page.
 
-The clause of a failing step is the step's own ``clause`` in the case, else the clause of
-the table step whose phase the expectation names (a phase mismatch) or in which the step
-was taken (from the reference engine's replay), else what the report says.
+The clause of a failing step is, for a state in the wrong phase, the clause of the table
+step whose phase was expected (the engine skipped or misplaced that step); else the step's
+own ``clause`` in the case; else the clause of the table step in which the step was taken
+(its phase, from the reference engine's replay); else what the report says.
 """
 
 from __future__ import annotations
@@ -146,15 +147,17 @@ class Attribution:
         case = self.cases.get(line.get("id"))
         table = self.table(line) or {}
         clause = None
-        if case is not None and hand and step:
+        phase = self.phase_at(line, hand, step)
+        where = failure.get("where", "")
+        if failure.get("field") == "phase" and isinstance(failure.get("expected"), str):
+            # the state after the step is in the wrong phase: the broken rule is the one of the
+            # step the rules go to (going alone before the discard), not the one just taken
+            clause = phase_clause(table, failure["expected"])
+        if clause is None and case is not None and hand and step:
             try:
                 clause = case.hands[hand - 1]["steps"][step - 1].get("clause")
             except (IndexError, KeyError, TypeError):
                 clause = None
-        phase = self.phase_at(line, hand, step)
-        where = failure.get("where", "")
-        if clause is None and failure.get("field") == "phase" and isinstance(failure.get("expected"), str):
-            clause = phase_clause(table, failure["expected"])
         if clause is None and hand and step is None and "after the deal" in where:
             clause = next((c["id"] for c in table.get("clauses") or [] if c.get("topic") == "deal"), None)
         if clause is None:
@@ -172,11 +175,17 @@ class Attribution:
         return Failure(line, clause, line.get("variant", ""), anchor, key, words, step_words(failure))
 
 
+def code_html(text: str) -> str:
+    """Text with `code spans`, as HTML."""
+    parts = re.split(r"`([^`]*)`", text)
+    return "".join(f"<code>{escape(p)}</code>" if i % 2 else escape(p) for i, p in enumerate(parts))
+
+
 def step_words(failure: dict[str, Any]) -> str:
     hand, step = failure.get("hand"), failure.get("step")
     if hand and step:
         action = failure.get("action")
-        return f"hand {hand}, step {step}" + (f" ({failure.get('seat')} {action})" if action else "")
+        return f"hand {hand}, step {step}" + (f" (seat {failure.get('seat')}, `{action}`)" if action else "")
     return failure.get("where") or ""
 
 
@@ -189,7 +198,7 @@ def title_of(table: dict[str, Any], phase: str | None) -> str:
 
 def _phase(table: dict[str, Any], phase: Any) -> str:
     title = title_of(table, phase) if isinstance(phase, str) else ""
-    return f"{title} (phase {phase})" if title else f"phase {phase}"
+    return f"“{title}” (phase `{phase}`)" if title else f"phase `{phase}`"
 
 
 def _scalar(value: Any) -> bool:
@@ -203,7 +212,7 @@ def difference(failure: dict[str, Any], line: dict[str, Any], table: dict[str, A
     message = str(failure.get("message") or line.get("detail") or line.get("outcome", ""))
     if field_ == "phase":
         return (f"phase:{expected}:{actual}",
-                f"expected phase {expected}, got {actual}: the engine is at {_phase(table, actual)} where the rules are at "
+                f"expected phase `{expected}`, got `{actual}`: the engine is at {_phase(table, actual)} where the rules are at "
                 f"{_phase(table, expected)}")
     if field_ == "to_act":
         return (f"to_act:{phase}", f"another seat to act at {_phase(table, phase)}" if phase else "another seat to act")
@@ -214,20 +223,20 @@ def difference(failure: dict[str, Any], line: dict[str, Any], table: dict[str, A
         missing = sorted(set(expected) - set(actual))
         extra = sorted(set(actual) - set(expected))
         kinds = sorted({t.split(":")[0] for t in missing + extra})
-        detail = "; ".join(p for p in (("missing " + ", ".join(missing)) if missing else "",
-                                       ("extra " + ", ".join(extra)) if extra else "") if p)
+        detail = "; ".join(p for p in (("missing " + ", ".join(f"`{t}`" for t in missing)) if missing else "",
+                                       ("extra " + ", ".join(f"`{t}`" for t in extra)) if extra else "") if p)
         return (f"legal:{phase}:{','.join(kinds)}:{bool(missing)}:{bool(extra)}",
                 f"other legal actions at {_phase(table, phase)}" + (f" ({detail})" if detail else ""))
     if field_ == "nodes":
         return (f"nodes:{phase}", f"another count of legal action sequences (perft) from {_phase(table, phase)}")
     if field_:
         if _scalar(expected) and _scalar(actual):
-            return (f"field:{field_}:{expected}:{actual}", f"expected {field_} {compact(expected)}, got {compact(actual)}")
-        return (f"field:{field_}", f"another {field_} than expected")
+            return (f"field:{field_}:{expected}:{actual}", f"expected `{field_}` `{compact(expected)}`, got `{compact(actual)}`")
+        return (f"field:{field_}", f"another `{field_}` than expected")
     refused = re.match(r"engine refused (\w+): (\w+)", message)
     if refused:
         action = str(failure.get("action") or "").split(":")[0] or refused.group(1)
-        return (f"refused:{action}:{phase}", f"refuses {action}, which the rules allow" + (f" at {_phase(table, phase)}" if phase else ""))
+        return (f"refused:{action}:{phase}", f"refuses `{action}`, which the rules allow" + (f" at {_phase(table, phase)}" if phase else ""))
     text = re.sub(r"\b\d+(\.\d+)?\b", "N", message)
     return (f"message:{text}", message)
 
@@ -283,8 +292,11 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
         main = ""
         if causes:
             clause, variant, members = causes[0]
-            main = (f"{escape(clause_title(links, variant, clause))}: {escape(dominant(members)[1])} "
-                    f"(<strong>{len(members)}</strong> of {bad})")
+            _, words, count = dominant(members)
+            others = len(members) - count
+            main = (f"<strong>{escape(clause_title(links, variant, clause))}</strong>: {len(members)} of {bad} cases. "
+                    f"{code_html(words[:1].upper() + words[1:])} ({count})"
+                    + (f"; {others} more with other differences at this rule" if others else "") + ".")
         language = f'<br><span class="es-lang">{escape(str(report.engine["language"]))}</span>' if report.engine.get("language") else ""
         html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
                     f"<td>{_mark(outcomes)} {outcomes['pass']} of {ran}</td><td>{bad or ''}</td>"

@@ -63,5 +63,5 @@ def render_egn(views: list[VariantView], links: Links) -> str:
                 default = f" (default {option.get('default')})" if not any(c["value"] == option.get("default") for c in option.get("choices", [])) else ""
                 values.append(f"any whole number from {span['minimum']} to {span['maximum']}{default}")
             option_link = f"[{md_text(option.get('title', key))}]({links.to(variant_page(view.id), 'option-' + key)}) `{key}`"
-            lines.append(f"| `{md_text(flag)}` | {option_link} | {tables} | {md_cell('<br>'.join(values))} |")
+            lines.append(f"| `{flag}` | {option_link} | {tables} | {md_cell('<br>'.join(values))} |")
     return "\n".join(lines) + "\n"

@@ -79,7 +79,7 @@ def on_post_build(config):
     if not index.is_file():
         return
     data = json.loads(index.read_text(encoding="utf-8"))
-    docs = [{"location": d.get("location", ""), "title": d.get("title", ""), "text": d.get("text", "")}
-            for d in data.get("docs", [])]
-    script = "window.__euchreSearchIndex = " + json.dumps({"docs": docs}, ensure_ascii=False, separators=(",", ":")) + ";\n"
+    # Material's own bundle reads `__index` from this script on file:// (its offline plugin's
+    # convention); its worker cannot start from disk, so offline-search.js answers instead.
+    script = "var __index = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
     (Path(config.site_dir) / SEARCH_SCRIPT).write_text(script.replace("</", "<\\/"), encoding="utf-8")

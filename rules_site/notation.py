@@ -237,6 +237,8 @@ class Notation:
             if len(numbers) == 1:
                 return last
             return f"{words} {joiner} {last}" if joiner else f"{words}, {last}"
+        text = re.sub(r"\bscore index (\d)\b",
+                      lambda m: self.unit(int(m.group(1))) if int(m.group(1)) < len(self.units) else m.group(0), text)
         if self.names:
             text = re.sub(r"\b([Ss]eats?) (\d(?:, \d)*(?:,? (and|or) \d)?)\b", seats, text)
             text = re.sub(r"\b(dealer|Dealer) (\d)\b", lambda m: f"{m.group(1)} {self.seat(int(m.group(2)))}", text)

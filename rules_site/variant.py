@@ -275,7 +275,7 @@ class VariantPage:
             return 0, ""
         written = [c for c in cases if c.hand_written]
         shown = written[:MAX_CASE_LINKS]
-        parts = [self.links.case(c.id, md_text(c.title)) for c in shown]
+        parts = [self.links.case(c.id, self._prose(md_text(c.title))) for c in shown]
         rest = len(cases) - len(shown)
         if rest:
             parts.append(f"[{rest} more]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)})")
@@ -506,11 +506,11 @@ class VariantPage:
                   f"The corpus has {plural(len(self.cases), 'case')} for this variant "
                   f"([all of them]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)}))."]
         for number, case in enumerate(chosen, 1):
-            lines += ["", heading(3, f"Example {number}: {case.title}", self.anchors.claim(f"example-{case.id}")), ""]
+            lines += ["", heading(3, f"Example {number}: {self.words.prose_text(case.title)}", self.anchors.claim(f"example-{case.id}")), ""]
             facts = [f"Case {self.links.case(case.id)}"]
             if case.options:
                 facts.append("with " + ", ".join(
-                    f"{self.option_link(k) if k in self.view.options else md_text(k)} = {md_text(self.value_words(k, v))}"
+                    f"{self.option_link(k) if k in self.view.options else md_text(k)} = {value_label(v)}"
                     for k, v in case.options.items()))
             lines += [" · ".join(facts), "{: .es-meta }"]
             if case.description:
@@ -544,11 +544,11 @@ class VariantPage:
                  f'<span class="es-key">key <code>{escape(key)}</code></span>', ""]
         items = []
         for choice in views:
-            label = escape(self.value_words(key, choice.value))
+            label = value_label(choice.value)
             default = " (the default)" if choice.is_default else ""
-            text = f"- **{label}**{default}: {self._prose(md_text(choice.summary))}"
+            text = f"- {label}{default}: {self._prose(md_text(choice.summary))}"
             if choice.also:
-                text += " Needs " + ", ".join(f"{self.option_link(k)} = {md_text(self.value_words(k, v))}" for k, v in choice.also.items()) + "."
+                text += " Needs " + ", ".join(f"{self.option_link(k)} = {value_label(v)}" for k, v in choice.also.items()) + "."
             if choice.error:
                 text += f" (This value cannot be resolved: {md_text(choice.error)}.)"
             items.append(text)
@@ -562,7 +562,7 @@ class VariantPage:
         if option.get("source"):
             extra.append(f"Source: {self.source_link(option['source'])}.")
         if option.get("egn"):
-            extra.append(f"EGN flag `{md_text(option['egn'])}`.")
+            extra.append(f"EGN flag `{option['egn']}` ([all EGN flags]({self.links.to('egn.md')})).")
         if option.get("note"):
             extra.append(self._prose(md_text(option["note"])))
         if extra:
@@ -571,7 +571,7 @@ class VariantPage:
             for clause in choice.clauses_added:
                 if clause["id"] in self.said:
                     continue
-                lead = f"*With {md_text(option.get('title', key))} = {md_text(self.value_words(key, choice.value))}:*"
+                lead = f"*With {md_text(option.get('title', key))}* = {value_label(choice.value)}:"
                 lines += self.clause_block(clause, choice.table or self.table, lead=lead, house=key)
         lines += ["", "</div>"]
         return lines
@@ -616,6 +616,15 @@ class VariantPage:
         if missing:
             raise SiteError(f"{self.view.id}: clauses not shown: {', '.join(sorted(missing))}")
         return "\n".join(lines) + "\n"
+
+
+def value_label(value: Any) -> str:
+    """An option's value as a case or the command line writes it, with its sense for players."""
+    if isinstance(value, bool):
+        return f"**{'yes' if value else 'no'}** (`{'true' if value else 'false'}`)"
+    if isinstance(value, int):
+        return f"**{value}**"
+    return f"`{value}`"
 
 
 def short_source(source: dict[str, Any], key: str) -> str:

@@ -1,7 +1,8 @@
 // Search for the site opened from disk (file://), where Material's search cannot start (its
 // worker and its index are fetched, which browsers refuse for files). The build writes the
 // same index as a script (search/search_index.js, by rules_site/hooks.py); this loads it with
-// a <script> tag and answers the search box itself, in Material's own result markup.
+// a <script> tag (it defines `__index`, the name Material's bundle also reads on file://) and
+// answers the search box itself, in Material's own result markup.
 // Served over http(s), it does nothing: Material's search runs as usual.
 (function () {
   "use strict";
@@ -19,7 +20,7 @@
     var script = document.createElement("script");
     script.src = new URL("search/search_index.js", base).href;
     script.onload = function () {
-      var data = window.__euchreSearchIndex || { docs: [] };
+      var data = window.__index || { docs: [] };
       index = data.docs.map(function (doc) {
         return { doc: doc, title: (doc.title || "").toLowerCase(), text: (doc.text || "").replace(/<[^>]+>/g, " ").toLowerCase() };
       });

@@ -1,0 +1,134 @@
+"""The rules site built once per test run (``mkdocs build --strict``), for every test that
+reads it: whichever pytest-xdist worker gets there first builds it, the others wait on a
+lock and reuse it. Import the fixture into a test module with ``from site_support import
+built_site``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import html.parser
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(out: Path, lock_dir: Path, name: str, env: dict[str, str] | None = None, timeout: int = 300) -> Path:
+    """Build the site into ``out`` unless it is built (or failed) already; fail the test on a
+    build error."""
+    with open(lock_dir / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        failure = lock_dir / f"{name}.failed"
+        if not (out / "index.html").is_file() and not failure.exists():
+            result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)], cwd=ROOT,
+                                    capture_output=True, text=True, timeout=timeout,
+                                    env={"NO_MKDOCS_2_WARNING": "1", "PATH": "", "HOME": str(lock_dir), **(env or {})})
+            if result.returncode != 0:
+                failure.write_text(result.stderr or result.stdout or "mkdocs failed", encoding="utf-8")
+        if failure.exists():
+            pytest.fail("mkdocs build --strict failed:\n" + failure.read_text(encoding="utf-8")[-6000:])
+    return out
+
+
+def shared_dir(tmp_path_factory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory) -> Path:
+    """The built site, shared by every worker of this test run."""
+    shared = shared_dir(tmp_path_factory)
+    return build(shared / "euchre-site", shared, "euchre-site")
+
+
+def html_ids(page: Path) -> set[str]:
+    return set(re.findall(r'\sid="([^"]+)"', page.read_text(encoding="utf-8")))
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path):
+    """The built site over http on 127.0.0.1 (a random port)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class PageText(html.parser.HTMLParser):
+    """A built page's article: its headings in order, and its prose (text outside code,
+    scripts, card faces and the protocol's token tables), element by element."""
+
+    SKIP = {"code", "pre", "script", "style", "kbd", "samp"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0                  # inside <article>
+        self.skip = 0
+        self.stack: list[tuple[str, bool]] = []
+        self.headings: list[tuple[int, str, str]] = []
+        self.heading: list[str] | None = None
+        self.heading_meta: tuple[int, str] | None = None
+        self.prose: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "article":
+            self.depth += 1
+        if tag in ("br", "img", "input", "hr", "meta", "link"):
+            return
+        classes = (attrs.get("class") or "").split()
+        skipping = tag in self.SKIP or "es-script" in classes
+        self.stack.append((tag, skipping))
+        if skipping:
+            self.skip += 1
+        if self.depth and re.fullmatch(r"h[1-6]", tag):
+            self.heading = []
+            self.heading_meta = (int(tag[1]), attrs.get("id") or "")
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self.depth -= 1
+        while self.stack:
+            open_tag, skipping = self.stack.pop()
+            if skipping:
+                self.skip -= 1
+            if open_tag == tag:
+                break
+        if self.heading is not None and re.fullmatch(r"h[1-6]", tag):
+            level, anchor = self.heading_meta
+            self.headings.append((level, " ".join("".join(self.heading).split()).rstrip("¶ "), anchor))
+            self.heading = None
+
+    def handle_data(self, data):
+        if not self.depth:
+            return
+        if self.heading is not None:
+            self.heading.append(data)
+        if not self.skip:
+            self.prose.append(data)
+
+
+def page_text(page: Path) -> PageText:
+    parser = PageText()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser
