@@ -410,6 +410,7 @@ class _Hand:
         self.plan, self.rules, self.rec = plan, plan.rules, plan.rec
         self.deal, self.filled = plan.build()
         self.state = base.clone(keep_events=False)
+        self.counters_before = {key: list(values) for key, values in base.counters.items()}
         self.state.deal(self.deal)
         self.steps: list[dict[str, Any]] = []
         self.notes: list[str] = []
@@ -424,6 +425,7 @@ class _Hand:
         self.discard_done = self.defender_done = self.checked = False
         self.gave_from_record = False
         self.open_discards: dict[int, set[str]] = {}     # seat -> cards it could have laid at a discard we chose
+        self.laid_by_rule: list[str] = []                # the cards those discards laid
         self.trumps_step: int | None = None
         self.finished = False
 
@@ -564,8 +566,8 @@ class _Hand:
             k = len(self.namings)
             self.namings.append(len(legal))
             token = legal[self.plan.choices[k] if k < len(self.plan.choices) else 0]
-            self.notes.append(f"the suit named for the {what} ({token}), which the record does not give: the first "
-                              "in pack order with which the record replays")
+            self.notes.append(f"the suit named for the {what} ({token}), not in the record: the first in pack order "
+                              "with which the record replays")
         self._apply(st.to_act, token)
         self.features.add("benny")
         if show_suit:
@@ -647,7 +649,12 @@ class _Hand:
             card, _ = self._choose_discard(intended)
             token = f"discard:{card}"
             self.open_discards.setdefault(seat, set()).update(t.partition(":")[2] for t in legal)
-            self.notes.append(f"seat {seat}'s discard for {what} ({card}), which the record does not give")
+            self.laid_by_rule.append(card)
+            head = f"seat {seat}'s discard for {what} ("
+            if self.notes and self.notes[-1].startswith(head):      # one note for a swap's three cards
+                self.notes[-1] = self.notes[-1].replace(")", f" {card})", 1)
+            else:
+                self.notes.append(f"{head}{card}), not in the record")
         self._apply(seat, token)
         return True
 
@@ -888,6 +895,17 @@ class _Hand:
                        trick=self.trick + 1)
 
 
+def _counter_clauses(rules: Rules) -> list[str]:
+    """The clauses of the options in force that add a counter (four-trick tokens)."""
+    out = []
+    for key, value in rules.selected.items():
+        option = rules.table["options"][key]
+        for choice in option.get("choices", []):
+            if choice["value"] == value and any(entry.get("into") == "counters" for entry in choice.get("insert", [])):
+                out += [clause["id"] for clause in choice.get("clauses", [])]
+    return out
+
+
 def _call_token(raw: str) -> str:
     """The action of an EGN call: Pass, Order, a suit letter, n (no-trumps)."""
     return {"Pass": "pass", "Order": "order", "n": "call:NT"}.get(raw) or f"call:{raw.upper()}"
@@ -971,7 +989,8 @@ def _result(hand: _Hand, defect: Defect | None, rules: Rules, rec: DealRecord) -
     out = st.observation()["sitting_out"]
     filled = []
     for seat in range(rules.n):
-        cards = [c for c in hand.filled.get(seat, []) if c in hand.deal.hands[seat] and c not in hand.plan.played]
+        cards = [c for c in hand.filled.get(seat, []) if c in hand.deal.hands[seat] and c not in hand.plan.played
+                 and c not in hand.laid_by_rule]
         if cards:
             why = ("it sits out" if seat in out else "not played before the record stops" if not hand.finished
                    else "the deal is thrown in" if st.thrown_in else "laid away before the play")
@@ -988,6 +1007,8 @@ def _result(hand: _Hand, defect: Defect | None, rules: Rules, rec: DealRecord) -
                 thrown = next((s for s in rules.steps if s.clause and s.kind == THROW_IN), None)
                 if thrown is not None:
                     result.clauses.append(thrown.clause)
+            if obs.get("counters") and obs["counters"] != hand.counters_before:
+                result.clauses += _counter_clauses(rules)
             if obs["game_over"]:
                 result.features.add("game-end")
                 result.clauses += [c for c in _topic(rules, "game") if c in ("game-target", "fixed-deals")]
