@@ -219,7 +219,7 @@ class _Plan:
         try:
             self.upcard = self.card(rec.upcard)
         except (_NeedTrump, _BadCard) as exc:
-            message = exc.message if isinstance(exc, _BadCard) else "a bower (R or L) cannot be the upcard"
+            message = exc.message if isinstance(exc, _BadCard) else f"{rec.upcard}: a bower written R or L names no card before trumps are made"
             raise _Found(Defect(BAD_CARD, self.position, None, None, f"the upcard {message}")) from None
         dealer = rec.dealer
         for seat, hand in enumerate(rec.player_cards):
@@ -331,6 +331,12 @@ class _Plan:
             raise _Found(Defect(DEALT_TWICE, self.position, None, seat, f"seat {seat} would hold {len(hands[seat])} "
                                 f"cards ({' '.join(sorted(hands[seat]))}): more than were dealt"))
         filled = _fill(free, need, lambda s, c: (s, c) not in self.excluded and (s not in self.only or c in self.only[s]))
+        if filled is None and self.only:
+            # Too few low cards for a seat going under: deal it others; the rules then refuse its swap.
+            self.only = {}
+            filled = _fill(free, need, lambda s, c: (s, c) not in self.excluded)
+        if filled is None and not self.excluded:
+            raise _Found(Defect(BAD_DEAL, self.position, None, None, "the cards the record names cannot be dealt"))
         if filled is None:
             origin = min(self.excluded.values(), key=lambda o: (o.trick, o.step))
             raise _Found(Defect(REVOKE, self.position, origin.trick, origin.seat,
@@ -600,7 +606,7 @@ class _Hand:
                     self.used_exchanges.add(k)
                     token = accept
                     if len(cards) != st.step.swap_count:
-                        self._fail(ILLEGAL, seat, None, f"seat {seat} takes {len(cards)} cards from the kitty, not "
+                        self._fail(ILLEGAL, seat, None, f"seat {seat} takes {len(cards)} card(s) from the kitty, not "
                                    f"{st.step.swap_count}", step=None)
                     break
         else:
@@ -1069,9 +1075,12 @@ def replay_game(record: Record, rules: Rules) -> GameReplay:
         if "x" in deal.calls:
             raise EgnUnsupported([Problem(record.file, f"$.deals[{deal.index}]", "an unknown call (x): which call "
                                                                                 "was made is not recorded")])
-        if deal.alone_defender is not None and deal.alone_defender >= rules.n:
-            raise EgnUnsupported([Problem(record.file, f"$.deals[{deal.index}]",
-                                          f"aloneDefender {deal.alone_defender} is no seat of {rules.n}")])
+        seats = [("aloneDefender", deal.alone_defender)] + [
+            (name, seat) for item in deal.exchanges for name, seat in (("sender", item.sender), ("receiver", item.receiver))]
+        for name, seat in seats:
+            if seat is not None and seat >= rules.n:
+                raise EgnUnsupported([Problem(record.file, f"$.deals[{deal.index}]",
+                                              f"{name} {seat} is no seat of {rules.n} players")])
     units = len(rules.units)
     initial = list(record.initial_score) or [rules.start_score] * units
     if len(initial) != units:
