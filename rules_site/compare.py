@@ -9,6 +9,7 @@ scrolls sideways (on a phone).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from html import escape
@@ -18,6 +19,9 @@ from .links import COMPARE_PAGE, CORPUS_INDEX, Links, md_text, variant_page
 from .notation import Notation, number_word, plural, rank_text
 from .tables import VariantView, base_variant
 from .words import BIDDING_KINDS, hand_size, join, pack, points_words, seat_ref, widow_size
+
+
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,8 @@ def _players(t: dict[str, Any], w: Notation) -> str:
 
 def _pack(t: dict[str, Any], w: Notation) -> str:
     ranks = t["deck"].get("ranks", [])
-    text = f"{len(pack(t))} cards, {rank_text(ranks[0])} to {rank_text(ranks[-1])}" if ranks else f"{len(pack(t))} cards"
+    text = (f"{len(pack(t))} cards, {RANK_WORDS.get(ranks[0], rank_text(ranks[0]))} to {RANK_WORDS.get(ranks[-1], rank_text(ranks[-1]))}"
+            if ranks else f"{len(pack(t))} cards")
     extra = t["deck"].get("extra") or []
     if extra:
         text += " and " + join([w.card(c) for c in extra])
@@ -215,60 +220,74 @@ def _cell(axis: Axis, view: VariantView) -> str:
 
 
 def render_matrix(views: list[VariantView], links: Links, case_counts: dict[str, int] | None = None) -> str:
+    """The comparison: per family, its variants in one line each, then a table of the family
+    against the base game (the base game's column first, a dimmed = where a variant says the
+    same); in a family other than the base game's, rows where every variant says the same as
+    the base game are named in one line instead."""
     lines = ["---", "hide:", "  - toc", "  - navigation", "---", "", "# The variants compared", ""]
     if not views:
         return "\n".join(lines + ["There are no variants yet."]) + "\n"
     base = base_variant(views)
     base_view = next(v for v in views if v.id == base)
     case_counts = case_counts or {}
-    lines += [f"Every variant of the specification, by family, then side by side. In the table a dimmed **=** means "
-              f"*the same as {md_text(base_view.title)}*, the base game, so what is left is what differs. Each cell is read "
-              "from the variant's rule table with its default options when the site is built; the row names link to "
-              f"the rules of {md_text(base_view.title)}, the column heads to each variant's page.", ""]
-    lines += ["## The variants in one line each {#summaries}", ""]
-    for family, members in families(views):
-        lines += [f"**{md_text(family)}**", ""]
+    lines += [f"Every variant of the specification, by family: first what each is in one line, then a table against "
+              f"{md_text(base_view.title)}, the base game. A dimmed **=** means *the same as {md_text(base_view.title)}*, "
+              "so what is written is what differs. Each cell is read from the variant's rule table with its default "
+              "options when the site is built; the row names link to the rules of the base game, the column heads to "
+              "each variant's page.", ""]
+    for number, (family, members) in enumerate(families(views), 1):
+        anchor = "family-" + "-".join(re.findall(r"[a-z0-9]+", family.lower()))
+        lines += [f"## {md_text(family)} {{#{anchor}}}", ""]
         for view in members:
             parent = f" (a preset of {links.variant(view.raw_extends, md_text(_title(views, view.raw_extends)))})" if view.raw_extends else ""
-            untested = " *Untested: no case yet.*" if not case_counts.get(view.id) and case_counts else ""
-            lines.append(f"- {links.variant(view.id, '**' + md_text(view.title) + '**')}{parent}: {md_text(view.table['summary'])}{untested}")
+            untested = " *Untested: no case yet.*" if not case_counts.get(view.id) else ""
+            lines.append(f"- {links.variant(view.id, '**' + md_text(view.title) + '**')}{parent}: "
+                         f"{md_text(view.table['summary'])}{untested}")
         lines.append("")
-    lines += ["## Side by side {#table}", ""]
-    groups = families(views)
-    html = ['<div class="es-scroll es-compare-wrap"><table class="es-compare"><caption>The rule tables compared '
-            f'(= the same as {escape(base_view.title)})</caption><thead><tr><td class="es-corner"></td>']
-    for family, members in groups:
-        html.append(f'<th scope="colgroup" colspan="{len(members)}" class="es-family">{escape(family)}</th>')
-    html.append('</tr><tr><th scope="col" class="es-axis">Rule</th>')
-    for _, members in groups:
-        for view in members:
-            html.append(f'<th scope="col"><a href="{escape(links.url(variant_page(view.id)))}">{escape(view.title)}</a></th>')
-    html.append("</tr></thead><tbody>")
+        columns = members if base in [v.id for v in members] else [base_view] + members
+        lines += family_table(family, columns, base_view, links, case_counts, full=base in [v.id for v in members])
+    return "\n".join(lines) + "\n"
+
+
+def family_table(family: str, columns: list[VariantView], base_view: VariantView, links: Links,
+                 case_counts: dict[str, int], full: bool) -> list[str]:
+    base = base_view.id
+    rows, same = [], []
     for axis in AXES:
         base_text = _cell(axis, base_view)
+        cells = [(view, _cell(axis, view)) for view in columns]
+        if not full and all(text == base_text for view, text in cells if view.id != base):
+            same.append(axis.title)
+            continue
+        rows.append((axis, base_text, cells))
+    html = [f'<div class="es-scroll es-compare-wrap"><table class="es-compare"><caption>{escape(family)} against '
+            f'{escape(base_view.title)} (= the same as {escape(base_view.title)})</caption><thead><tr>'
+            '<th scope="col" class="es-axis">Rule</th>']
+    for view in columns:
+        mark = ' <span class="es-base">(base game)</span>' if view.id == base else ""
+        html.append(f'<th scope="col"><a href="{escape(links.url(variant_page(view.id)))}">{escape(view.title)}</a>{mark}</th>')
+    html.append("</tr></thead><tbody>")
+    for axis, base_text, cells in rows:
         row = [f'<th scope="row" class="es-axis"><a href="{escape(links.url(variant_page(base), "rules-" + axis.section))}">'
                f"{escape(axis.title)}</a></th>"]
-        for _, members in groups:
-            for view in members:
-                text = _cell(axis, view)
-                if view.id != base and text == base_text:
-                    row.append(f'<td class="es-same"><span aria-hidden="true">=</span><span class="es-sr">same as {escape(base_view.title)}</span></td>')
-                else:
-                    row.append(f"<td>{text}</td>")
+        for view, text in cells:
+            if view.id != base and text == base_text:
+                row.append(f'<td class="es-same"><span aria-hidden="true">=</span><span class="es-sr">same as {escape(base_view.title)}</span></td>')
+            else:
+                row.append(f"<td>{text}</td>")
         html.append("<tr>" + "".join(row) + "</tr>")
     row = ['<th scope="row" class="es-axis">House rules</th>']
-    for _, members in groups:
-        for view in members:
-            row.append(f"<td>{plural(len(view.options), 'option')}</td>" if view.options else "<td>none</td>")
+    row += [f"<td>{plural(len(view.options), 'option')}</td>" if view.options else "<td>none</td>" for view in columns]
     html.append("<tr>" + "".join(row) + "</tr>")
     row = ['<th scope="row" class="es-axis">Conformance cases</th>']
-    for _, members in groups:
-        for view in members:
-            count = case_counts.get(view.id, 0)
-            row.append(f"<td>{count}</td>" if count else '<td class="es-untested">untested</td>')
+    for view in columns:
+        count = case_counts.get(view.id, 0)
+        row.append(f"<td>{count}</td>" if count else '<td class="es-untested">untested</td>')
     html.append("<tr>" + "".join(row) + "</tr></tbody></table></div>")
-    lines.append("".join(html))
-    return "\n".join(lines) + "\n"
+    out = ["".join(html), ""]
+    if same:
+        out += [f"The same as {md_text(base_view.title)} in every variant of this family: {', '.join(same).lower()}.", ""]
+    return out
 
 
 def _title(views: list[VariantView], variant: str | None) -> str:

@@ -248,8 +248,33 @@ class Notation:
             return self.bid_html(match.group(0)) if match.group(0) in pack else match.group(0)
         if pack:
             text = re.sub(r"\b\d+(?:NT|NL|[CDHS])\b", bid, text)
-        text = CARD_TOKEN.sub(lambda m: self.card(m.group(1)), text)
-        return text
+        text = re.sub(r"\b([AKQJT98765432])((?: [AKQJT98765432]){2,})\b",
+                      lambda m: " ".join(rank_text(r) for r in m.group(0).split()), text)
+        text = self._name_cards(text, trump)
+        return CARD_TOKEN.sub(lambda m: self.card(m.group(1)), text)
+
+    def _name_cards(self, text: str, trump: str | None) -> str:
+        """A card named in words (the right bower, with trumps known; the ace of spades) gets
+        its token after it, made a face afterwards, unless a token already follows."""
+        def face(card: str | None, phrase: str, rest: str) -> str:
+            if not card or re.match(r"\s*(?:[2-9TJQKA][CDHS]|JK)\b", rest):
+                return phrase
+            return f"{phrase} {card}"
+        mate = next((s for s in SUIT_SYMBOLS if trump and s != trump and self.colours.get(s) == self.colours.get(trump)), None)
+        bowers = {"right": "J" + trump if trump in SUIT_SYMBOLS else None,
+                  "left": "J" + mate if trump in SUIT_SYMBOLS and mate else None}
+        out, last = [], 0
+        pattern = re.compile(r"\b(right|left) bower\b|" + CARD_WORDS.pattern, re.I)
+        for m in pattern.finditer(text):
+            if m.group(1):
+                card = bowers.get(m.group(1).lower())
+            else:
+                card = RANK_OF_WORD[m.group(2).lower()] + SUIT_OF_WORD[m.group(3).lower()]
+            out.append(text[last:m.start()])
+            out.append(face(card, m.group(0), text[m.end():]))
+            last = m.end()
+        out.append(text[last:])
+        return "".join(out)
 
     def prose_text(self, text: str) -> str:
         """The same as :meth:`prose_html`, in plain text (card faces as ``10♥``)."""

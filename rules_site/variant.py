@@ -334,8 +334,8 @@ class VariantPage:
         t, w = self.table, self.words
         lines = ["", heading(2, "The object of the game", self.anchors.claim("object")), "", object_words(t, w), ""]
         steps = [s for s in t.get("hand") or [] if self._possible(s)]
-        bidding = [s for s in steps if s.get("kind") in BIDDING]
-        after = [s for s in steps if s.get("kind") not in BIDDING and s.get("kind") != "play"]
+        bidding = [s for s in steps if stage_of(s) == "bidding"]
+        after = [s for s in steps if stage_of(s) != "bidding" and s.get("kind") != "play"]
         play = next((s for s in steps if s.get("kind") == "play"), None)
 
         def link(key: str) -> str:
@@ -398,7 +398,8 @@ class VariantPage:
             if not body:
                 continue
             lines += ["", heading(3, section.title, self.anchors.claim(section.anchor)), ""] + body
-            options = self.option_of_section.get(section.key)
+            named = {k for c in section.clauses for k in self.option_of_clause.get(c["id"], [])}
+            options = [k for k in self.option_of_section.get(section.key, []) if k not in named]
             if options:
                 lines += ["", '<p class="es-house-note" markdown>House rules for this part of the game: '
                           + ", ".join(self.option_link(k) for k in options) + ".</p>"]
@@ -543,7 +544,10 @@ class VariantPage:
                  f"**{md_text(option.get('title', key))}**: {self._prose(md_text(option.get('summary', '')))} "
                  f'<span class="es-key">key <code>{escape(key)}</code></span>', ""]
         items = []
+        named = {repr(c["value"]) for c in option.get("choices", [])}
         for choice in views:
+            if repr(choice.value) not in named:        # a value of the range: said in the range's line
+                continue
             label = value_label(choice.value)
             default = " (the default)" if choice.is_default else ""
             text = f"- {label}{default}: {self._prose(md_text(choice.summary))}"
@@ -554,9 +558,15 @@ class VariantPage:
             items.append(text)
         span = option.get("range")
         if span:
-            items.append(f"- **any whole number from {span['minimum']} to {span['maximum']}**"
-                         + (" (the default)" if isinstance(option.get("default"), int) and not any(c.is_default for c in views) else "")
-                         + ".")
+            default = option.get("default")
+            examples = [v for v in span.get("examples", []) if repr(v) not in named]
+            text = f"- **any whole number from {span['minimum']} to {span['maximum']}**"
+            if repr(default) not in named:
+                text += f" (the default is **{default}**"
+                text += f"; often {', '.join(str(v) for v in examples if v != default)})" if len(examples) > 1 else ")"
+            elif examples:
+                text += f" (often {', '.join(str(v) for v in examples)})"
+            items.append(text + ": " + self._prose(md_text(option.get("summary", ""))).rstrip(".").lower() + ".")
         lines += items
         extra: list[str] = []
         if option.get("source"):

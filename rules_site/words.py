@@ -149,6 +149,25 @@ def card_set_words(spec: Mapping[str, Any], words: Notation) -> str:
     return " of ".join(parts) if parts else "cards"
 
 
+SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+
+
+def one_card_words(spec: Mapping[str, Any], words: Notation) -> str:
+    """One card of a card set: ``a club``, ``a nine or a ten``, ``the ace of hearts``."""
+    parts = []
+    if spec.get("ranks"):
+        parts.append(join([("an " if r in ("A", "8") else "a ") + RANK_NAMES_SHORT.get(r, rank_text(r)) for r in spec["ranks"]], "or"))
+    if spec.get("suits"):
+        suits = join([SUIT_SINGULAR.get(s, s) for s in spec["suits"]], "or")
+        parts.append(f"of {SUIT_NAMES.get(spec['suits'][0], '')}" if parts and len(spec["suits"]) == 1 else
+                     ("a " + suits) if not parts else f"({suits})")
+    if spec.get("cards"):
+        parts.append(join([words.card(c) for c in spec["cards"]], "or"))
+    return " ".join(parts) if parts else "any card"
+
+
+RANK_NAMES_SHORT = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine",
+                    "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 RANK_PLURALS = {"9": "nines", "T": "tens", "8": "eights", "7": "sevens", "J": "jacks", "Q": "queens", "K": "kings",
                 "A": "aces", "2": "twos"}
 
@@ -171,7 +190,7 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
         if key == "round":
             parts.append(f"trumps were made in round {value}")
         elif key == "upcard":
-            parts.append(f"the upcard is {words.benny}" if value == "benny" else "the upcard is one of the " + card_set_words(value, words))
+            parts.append(f"the upcard is {words.benny}" if value == "benny" else "the upcard is " + one_card_words(value, words))
         elif key == "trump":
             parts.append("no trumps have been made" if value == "none" else f"trumps are {strain_words(value, words)}")
         elif key == "maker":
@@ -322,10 +341,15 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
     kind = step.get("kind")
     when = condition_words(step.get("when"), table, words)
     prefix = f"If {when}, " if when else ""
+    steps = table.get("hand") or []
+    position = next((i for i, s in enumerate(steps) if s is step or s.get("id") == step.get("id")), len(steps))
+    bidding_before = any(s.get("kind") in ("make-trumps", "auction", "force-bid") for s in steps[:position])
+    nobody = "if no one made trumps, " if bidding_before else ""
     if kind == "name":
         effect = step.get("effect")
         what = {"proposal": "a suit that stands for the upcard's suit", "trumps": "trumps",
-                "partner": "a card whose holder becomes the maker's partner"}.get(effect, code(effect))
+                "partner": "a suit: whoever holds its ace (its highest card, if it is trumps) is the maker's partner, "
+                           "known when that card is played"}.get(effect, code(effect))
         names = step.get("names") or []
         extra = " or no-trumps" if "NT" in names else ""
         return f"{prefix}{seat_ref(step.get('who'), words)} names {what}{extra}."
@@ -347,18 +371,21 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         kinds = "in a suit or no-trumps" if "NT" in strains and strains - {"NT", None} else "in a suit" if strains - {None} else ""
         turns = ("once each" if step.get("turns") == "once"
                  else "round and round until all but one have passed")
-        return (f"{prefix}An auction from {seat_ref(step.get('from'), words)}, {turns}: each bids {span} {kinds}, "
-                f"higher than the last bid, or passes; the highest bidder becomes {words.maker}.").replace("  ", " ")
+        return (f"{prefix}An auction from {seat_ref(step.get('from'), words)}, {turns}: each bids {span}"
+                + (f" {kinds}" if kinds else "") + f", higher than the last bid, or passes; the highest bidder becomes {words.maker}.")
     if kind == "force-bid":
-        return f"{prefix}{seat_ref(step.get('who'), words)} is given the bid {words.bid_html(str(step.get('bid')))}."
+        who = seat_ref(step.get('who'), words)
+        return f"{prefix}{'if no one bids, ' if bidding_before else ''}{who} is given the bid {words.bid_html(str(step.get('bid')))}."
     if kind == "set-trumps":
-        return f"{prefix}if no one made trumps, the hand is played at {strain_words(step.get('trumps'), words)}, without {words.maker}."
+        return (f"{prefix}{nobody}the hand is played at {strain_words(step.get('trumps'), words)}"
+                + (f", with no {words.maker.removeprefix('the ')}." if bidding_before else "."))
     if kind == "throw-in":
-        return (f"{prefix}if no one made trumps, the cards are thrown in and "
+        return (f"{prefix}{nobody}the cards are thrown in and "
                 + ("the same dealer deals again." if step.get("next-dealer") == "same" else "the deal passes to the left."))
     if kind == "offer":
         effect = step.get("effect")
-        what = {"alone": "to play alone (the partner sits out)", "defend-alone": "to defend alone (the partner sits out)",
+        partner = " (the partner sits out)" if words.team_game else ""
+        what = {"alone": f"to play alone{partner}", "defend-alone": f"to defend alone{partner}",
                 "sit-out": "to drop out of the hand", "swap-with-kitty": "to swap cards with the kitty"}.get(effect, code(effect))
         return cap(f"{prefix}{queue_words(step.get('to'), words)} may choose {what}.")
     if kind == "exchange":
@@ -453,9 +480,13 @@ def object_words(table: Mapping[str, Any], words: Notation) -> str:
         maker_side = "one team" if not auction else "the team of the highest bidder"
     else:
         who = f"{number_word(n).capitalize()} players, each scoring for himself,"
-        maker_side = {"maker-against-rest": f"one player, the {maker}, against all the others",
-                      "maker-and-called": f"the {maker} and a partner the {maker} calls",
-                      "each-alone": f"the {maker}"}.get(sides, f"the {maker}")
+        maker_side = {"maker-against-rest": f"one player, the {maker}, plays against all the others",
+                      "maker-and-called": f"the {maker} and a partner the {maker} calls play against the others",
+                      "each-alone": f"the {maker} plays for a contract"}.get(sides, f"the {maker} plays for a contract")
+        how = "wins the auction" if auction else "chooses trumps"
+        first = (f"{who} play to win tricks. In each hand {maker_side}: the {maker}, who {how}, must "
+                 f"{contract_words(table, words)}.")
+        return first + " " + game_words(table, words) + "."
     how = "by bidding" if auction else "by choosing trumps"
     first = f"{who} play to win tricks. In each hand {maker_side} makes a contract {how} and must then {contract_words(table, words)}."
     return first + " " + game_words(table, words) + "."

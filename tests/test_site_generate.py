@@ -218,10 +218,11 @@ def test_comparison_groups_by_family_and_dims_the_base_games_values(site):
     views = all_views()
     base = base_variant(views)
     assert base == "euchre"
-    assert matrix.index("{#summaries}") < matrix.index('class="es-compare"')      # summaries first
     for family in {v.family for v in views}:
-        assert f'class="es-family">{family}</th>' in matrix
+        section = matrix[matrix.index(f"## {family} {{#family-"):]
+        assert section.index("- [**") < section.index('class="es-compare"')      # summaries first
     assert matrix.count('class="es-same"') >= 20
+    assert matrix.count("(base game)") == len({v.family for v in views})     # the base game's column in every table
     for variant, _ in site.variants:
         assert f'{variant}.md' in matrix or f'{variant}/' in matrix or f'{variant}.html' in matrix
     # no table id in a cell: the cells are words
