@@ -115,3 +115,61 @@ def test_every_record_as_a_case_passes_on_the_reference_engine(tmp_path):
     assert len(cases) == len(files) and all(line["outcome"] == "pass" for line in cases)
     failing_where_expected = [line for line in cases if "failed where expected" in (line.get("detail") or "")]
     assert len(failing_where_expected) == len([d for d in DEFECTS if d[1] not in ("after-end", "cut-short")])
+
+
+CARDS = [rank + suit for rank in "9TJQKA" for suit in "shcd"] + ["B", "7s", "R", "Nh"]
+
+
+def _damage(record: dict, rng) -> None:
+    """One small damage a real record might have: a card, a call, a flag, a seat changed."""
+    deal = rng.choice(record["deals"])
+    phases = {p["type"]: p for p in deal["phases"]}
+    bidding, play = phases.get("EUCHRE_BIDDING"), phases.get("TRICK_PLAY")
+    kind = rng.randrange(8)
+    if kind == 0 and play and play["tricks"]:
+        trick = rng.choice([t for t in play["tricks"] if t] or [[None]])
+        if trick[0] is not None:
+            trick[rng.randrange(len(trick))] = rng.choice(CARDS)
+    elif kind == 1 and play:
+        cells = [(i, j) for i, t in enumerate(play["tricks"]) for j in range(len(t))]
+        if len(cells) > 1:
+            (a, b), (c, d) = rng.sample(cells, 2)
+            play["tricks"][a][b], play["tricks"][c][d] = play["tricks"][c][d], play["tricks"][a][b]
+    elif kind == 2 and bidding and bidding["calls"]:
+        bidding["calls"][rng.randrange(len(bidding["calls"]))] = rng.choice(["Pass", "Order", "s", "h", "c", "d", "n"])
+    elif kind == 3 and bidding:
+        bidding["isAlone"] = not bidding.get("isAlone", False)
+    elif kind == 4 and bidding:
+        bidding["discard"] = rng.choice(CARDS[:24])
+    elif kind == 5:
+        deal["initialState"]["dealer"] = rng.randrange(4)
+    elif kind == 6 and bidding:
+        bidding["aloneDefender"] = rng.randrange(4)
+    elif kind == 7 and play and play["tricks"]:
+        play["tricks"].pop(rng.randrange(len(play["tricks"])))
+
+
+def test_damaged_records_give_cases_the_reference_passes_by_failing_where_the_damage_is(tmp_path):
+    """Damage sound records at random (seeded); whatever the check finds, the case it writes
+    must pass on the reference: a sound one by its expectations, a defective one by failing
+    exactly where the record is impossible."""
+    import random
+    rng = random.Random(2024)
+    sources = sorted(p for p in FIXTURES.glob("*.egn") if not p.name.startswith(("defect-", "invalid-", "unsupported-")))
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    for i in range(40):
+        record = json.loads(rng.choice(sources).read_text())
+        for _ in range(rng.randrange(1, 3)):
+            _damage(record, rng)
+        (damaged / f"d{i:02d}.egn").write_text(json.dumps(record))
+    out = tmp_path / "cases"
+    result = run("egn", "check", "--json", "-o", str(out), *sorted(map(str, damaged.glob("*.egn"))))
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(reports) == 40 and all(r["kind"] in set(KINDS) | {None} for r in reports), result.stderr
+    assert sum(r["kind"] is not None for r in reports) >= 20
+    written = [r for r in reports if r["case"]]
+    assert len(written) >= 30
+    report = tmp_path / "report.jsonl"
+    check = run("check", "--engine", "reference", "--corpus", str(out), "--json", str(report))
+    assert check.returncode == 0, check.stdout + check.stderr
