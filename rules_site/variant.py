@@ -210,33 +210,45 @@ class VariantPage:
 
     # -- options touching the rules ---------------------------------------------------------------
     def _map_options(self) -> None:
+        """Which rule (clause) or part of the game each option changes: the clauses a value
+        replaces or removes; else the section where the clauses it adds are said; else the
+        step or section of each table path it changes."""
         section_of_clause = {c["id"]: s for s in self.sections for c in s.clauses}
         section_of_step = {step["id"]: s for s in self.sections for step in s.steps}
+        stage_sections = {s.stage: s for s in reversed(self.sections)}
         rows = {r["id"] for r in (self.table.get("scoring") or {}).get("rows") or []}
         steps = {s["id"]: s for s in self.table.get("hand") or []}
         for key, views in self.view.choices.items():
             clauses: set[str] = set()
             sections: set[str] = set()
             for choice in views:
-                clauses |= set(choice.replaced.values()) | {c["id"] for c in choice.clauses_removed}
-                for path, _, _ in choice.changes:
+                targets = set(choice.replaced.values()) | {c["id"] for c in choice.clauses_removed}
+                added = [c for c in choice.clauses_added if not c.get("replaces")]
+                if targets:
+                    clauses |= targets
+                    continue
+                if added:
+                    sections |= {home.key for home in (self._home_of(c) for c in added) if home}
+                    continue
+                for path, before, after in choice.changes:
                     parts = path.split(".")
-                    if parts[0] == "hand" and len(parts) > 1 and parts[1] in steps:
+                    if path == "hand" and isinstance(before, list) and isinstance(after, list):
+                        moved = [i for i in before if i in after and before.index(i) != after.index(i)]
+                        sections |= {section_of_step[i].key for i in moved if i in section_of_step}
+                    elif parts[0] == "hand" and len(parts) > 1 and parts[1] in steps:
                         clause = step_clause(self.table, steps[parts[1]])
-                        if clause:
+                        if clause and clause in section_of_clause:
                             clauses.add(clause)
                         elif parts[1] in section_of_step:
                             sections.add(section_of_step[parts[1]].key)
+                    elif parts[0] == "hand" and isinstance(after, dict) and after.get("kind"):
+                        home = stage_sections.get(stage_of(after))
+                        sections.add(home.key if home else "game")
                     elif parts[0] == "scoring" and len(parts) > 2 and parts[2] in rows and parts[2] in section_of_clause:
                         clauses.add(parts[2])
                     else:
                         sections.add({"players": "players", "deck": "cards", "ranking": "cards", "deal": "dealing",
                                       "scoring": "scoring", "counters": "scoring", "game": "game"}.get(parts[0], "game"))
-                for clause in choice.clauses_added:
-                    if not clause.get("replaces"):
-                        target = self._home_of(clause)
-                        if target:
-                            sections.add(target.key)
             for clause in clauses:
                 if clause in section_of_clause and key not in self.option_of_clause[clause]:
                     self.option_of_clause[clause].append(key)
@@ -407,9 +419,8 @@ class VariantPage:
 
     def section_body(self, section: Section) -> list[str]:
         lines: list[str] = []
-        drawn = {"players": self.seating, "cards": self.cards_drawn}.get(section.key)
-        if drawn:
-            lines += drawn()
+        if section.key == "players":
+            lines += self.seating()
         if section.stage == "bidding":
             lines += self.bid_schedule(section)
         for step in section.steps:       # a step no clause states is said in words
@@ -417,6 +428,8 @@ class VariantPage:
                 lines += ["", step_words(step, self.table, self.words)]
         for clause in section.clauses:
             lines += self.clause_block(clause, self.table, section_title=section.title)
+        if section.key == "cards":
+            lines += [""] + self.cards_drawn()
         return lines
 
     def seating(self) -> list[str]:
@@ -448,24 +461,16 @@ class VariantPage:
         html = ['<div class="es-scroll"><table class="es-ranks"><caption>Rank of the cards, highest first</caption>'
                 '<thead><tr><th scope="col">Trumps</th><th scope="col">The trump suit</th><th scope="col">The other suits</th>'
                 "</tr></thead><tbody>"]
+        master = ((t.get("ranking") or {}).get("no-trump") or {}).get("master") or (t.get("ranking") or {}).get("benny")
         for trump, trump_cards, others in orders(rules):
             other = "<br>".join(w.cards(cards) for _, cards in others)
-            html.append(f'<tr><th scope="row">{w.strain(trump)}</th><td>{w.cards(trump_cards) if trump_cards else "none"}</td>'
-                        f"<td>{other}</td></tr>")
+            if trump_cards:
+                first = w.cards(trump_cards)
+            else:
+                first = f"none; {w.card(master)} beats every card" if master and master in rules.card_index else "none"
+            html.append(f'<tr><th scope="row">{w.strain(trump)}</th><td>{first}</td><td>{other}</td></tr>')
         html.append("</tbody></table></div>")
         lines.append("".join(html))
-        benny = (t.get("ranking") or {}).get("benny")
-        notes = []
-        if (t.get("ranking") or {}).get("bowers"):
-            notes.append("The jack of trumps is the *right bower*, and the other jack of the same colour the *left bower*, "
-                         "which belongs to the trump suit")
-        if benny:
-            notes.append(f"{w.benny.capitalize()}, {w.card(benny)}, is the highest trump whatever suit is trumps")
-        master = ((t.get("ranking") or {}).get("no-trump") or {}).get("master")
-        if master:
-            notes.append(f"at no-trumps {w.card(master)} belongs to no suit and beats every other card")
-        if notes:
-            lines += ["", "; ".join(notes) + "."]
         return lines
 
     def bid_schedule(self, section: Section) -> list[str]:
