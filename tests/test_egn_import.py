@@ -248,3 +248,12 @@ def test_a_record_cut_anywhere_imports_without_a_defect(tmp_path):
         game = load_game(path)
         assert game.defect is None, (k, game.defect)
         build_case(game, path)
+
+
+def test_lone_hands_score_what_the_ruleset_says():
+    case = imported("lone-scores.egn")
+    assert (case["options"]["lone-march-points"], case["options"]["lone-euchre-points"], case["options"]["game-target"]) \
+        == (5, 3, 11)
+    points = [max(h["expect"]["hand_points"]) for h in case["hands"] if h.get("expect", {}).get("hand_points")]
+    assert 5 in points and 3 in points
+    assert {"lone-march", "lone-euchre"} <= set(case["clauses"])
