@@ -10,9 +10,11 @@ are, whatever either side's defaults.
 ``defend_alone`` is two options: EGN's lone defender who succeeds scores 4, which is
 ``lone-defender-scoring: four-for-euchre`` besides ``defending-alone: true``.
 
-``num_players`` other than 4 is refused: EGN's call lists and tricks follow the four-seat
-order, and the tables for other numbers of players (``two-hand``, ``three-hand-dummy``) deal
-a widow or a dummy that EGN has no place for, so no sound mapping exists.
+``num_players`` other than 4 is refused: EGN gives no rules for other numbers of players
+beyond "adjust lead determination, team assignment, and scoring", its flags are options of
+``euchre`` only, and the tables for other numbers (``two-hand``, ``three-hand-dummy``,
+``call-ace``, ``six-hand``) deal a dummy or a widow, call a partner, or play teams of three, none
+of which an EGN record can say; no sound mapping exists.
 """
 
 from __future__ import annotations
@@ -75,9 +77,10 @@ def options_for_flags(flags: Mapping[str, Any]) -> dict[str, Any]:
     players = flags["num_players"]
     if players != 4:
         other = OTHER_TABLES.get(players)
-        raise Unmappable(f"ruleset num_players {players}: only four-player records can be imported (EGN's calls and "
-                         f"tricks follow the four-seat order; {f'the {other} table' if other else 'a table for that many'}"
-                         " would need a record of its own shape)")
+        table = f"the {other} table" if other else "no table for that many players"
+        raise Unmappable(f"ruleset num_players {players}: only four-player records can be imported (EGN gives no rules "
+                         f"for other numbers beyond adjusting lead, teams and scoring, and its flags are options of "
+                         f"{VARIANT} only; {table} would need records of its own shape)")
     options: dict[str, Any] = {}
     for flag in FLAGS:
         if flag == "num_players":
