@@ -108,7 +108,6 @@ def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: s
         lines += ["What `euchre-spec check` sends and checks, in the protocol's tokens: each action by the seat to act, "
                   "the exact set of legal actions where the case gives it, the state fields after the step, and the "
                   "actions that must be refused. Each step has an anchor (`#h1-s3`: hand 1, step 3), which the "
-                  f"[compliance page]({links.to('compliance/index.md')}) links to."]
-    lines += ["", render_script(case, links)]
+                  f"[compliance page]({links.to('compliance/index.md')}) links to.", "", render_script(case, links)]
     return "\n".join(lines) + "\n"
 

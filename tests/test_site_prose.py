@@ -61,3 +61,14 @@ def test_variant_pages_teach_before_they_cite(built_site):
         html = (built_site / "variants" / f"{variant}.html").read_text(encoding="utf-8")
         assert html.index("SHA-256") > html.index('id="options"')
         assert 'class="es-about"' in html
+
+
+def test_ids_are_unique_within_every_page(built_site):
+    import collections
+    repeated = []
+    for page in sorted(built_site.rglob("*.html")):
+        ids = re.findall(r'\sid="([^"]+)"', page.read_text(encoding="utf-8"))
+        dup = [i for i, n in collections.Counter(ids).items() if n > 1]
+        if dup:
+            repeated.append(f"{page.relative_to(built_site)}: {dup[:3]}")
+    assert not repeated, f"{len(repeated)} pages repeat an id, e.g. {repeated[:5]}"
