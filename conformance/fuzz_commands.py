@@ -296,7 +296,11 @@ def cmd_identify(args: argparse.Namespace) -> int:
         variants = [args.variant]
         tables = {args.variant: resolve(args.variant, parse_options(args.option))}
     else:
-        variants = _declared_variants(make_engine)
+        try:
+            variants = _declared_variants(make_engine)
+        except SetupError as exc:
+            error(str(exc))
+            return EXIT_FAILED
         tables = {variant: resolve(variant) for variant in variants}
     plain(f"euchre-spec identify: {' '.join(argv)}, variant(s) {', '.join(variants)}, seed {args.seed}")
     results: list[Identification] = []

@@ -64,7 +64,7 @@ class ClauseIndex:
         return found
 
     def all_for_phase(self, phase: str) -> list[str]:
-        found = self.existing(PHASE_CLAUSES.get(phase, ()))
+        found = self.existing(PHASE_CLAUSES.get(phase, (phase,)))     # a phase may be named like its clause
         if not found:
             topic = self.by_topic(PHASE_TOPICS.get(phase))
             found = [topic] if topic else []
@@ -74,7 +74,7 @@ class ClauseIndex:
         return next((c for c in self.ids if self.topics.get(c) == topic), None)
 
     def for_phase(self, phase: str) -> str | None:
-        return self.first(PHASE_CLAUSES.get(phase, ())) or self.by_topic(PHASE_TOPICS.get(phase))
+        return self.first(PHASE_CLAUSES.get(phase, (phase,))) or self.by_topic(PHASE_TOPICS.get(phase))
 
     def for_row(self, row: Any) -> str | None:
         """The clause of a hand's result: its scoring row, else a throw-in."""

@@ -29,6 +29,7 @@ from ..runner import SET_FIELDS
 from .coverage import Coverage
 from .lockstep import Lockstep, Reference
 from .policy import Policy, choose
+from .script import Script
 
 DEATH = 3                    # what refusing a move the engine accepted weighs, in atoms
 HANDS_PER_GAME = 12         # long enough for a game of a fixed number of deals to end
@@ -45,6 +46,7 @@ class Tally:
     wins: int = 0            # atoms where the alternative agrees with the engine and the base does not
     losses: int = 0          # the other way round
     contested: int = 0       # atoms on which the two predictions differ
+    won_at: set[int] = field(default_factory=set)   # the replies (numbered in the round) it won atoms of
 
     @property
     def net(self) -> int:
@@ -73,6 +75,7 @@ class Round:
     """The evidence of one round: a tally per alternative, and what was played."""
 
     tallies: dict[Key, Tally] = field(default_factory=dict)
+    replies: int = 0
     hands: int = 0
     games: int = 0
     coverage: Coverage = field(default_factory=Coverage)
@@ -153,6 +156,16 @@ class Panel:
                     return
                 state = reply["state"]
 
+    def replay(self, script: Script, tally: Round) -> None:
+        """A game already played (a deviation a check found) sent again to the engine and to
+        every hypothesis: a discriminating game where the rounds' random games were not."""
+        self.lockstep.begin()
+        alive = [self.base, *self.alternatives]
+        for _, message in script.requests():
+            _, go_on = self._send(alive, message, tally)
+            if not go_on:
+                return
+
     def _send(self, alive: list[Hypothesis], message: dict[str, Any], tally: Round) -> tuple[dict[str, Any], bool]:
         """Send to the engine and to every hypothesis alive; settle the atoms they dispute.
         The engine's reply, and whether the game can go on."""
@@ -163,6 +176,7 @@ class Panel:
                 predictions[hypothesis.key] = hypothesis.reference.handle(message)
 
         reply = self.lockstep.engine_request(message, predict)
+        tally.replies += 1
         base = predictions[self.base.key]
         engine_ok = reply.get("ok") is True
         if not engine_ok:
@@ -174,7 +188,9 @@ class Panel:
         if not base.get("ok"):
             for hypothesis in alive[1:]:
                 if predictions[hypothesis.key].get("ok"):
-                    tally.tallies.setdefault(hypothesis.key, Tally()).wins += DEATH
+                    record = tally.tallies.setdefault(hypothesis.key, Tally())
+                    record.wins += DEATH
+                    record.won_at.add(tally.replies)
             return reply, False
         self._settle(alive, predictions, reply, tally)
         for hypothesis in list(alive[1:]):
@@ -205,6 +221,7 @@ class Panel:
                     actual = truth.get(atom)
                     if predicted == actual:
                         record.wins += 1
+                        record.won_at.add(tally.replies)
                     elif other == actual:
                         record.losses += 1
 

@@ -13,8 +13,11 @@ verdict is read off the last round: *as sent* or *differs* when every other valu
 then left at the value sent), *uncertain* when the evidence is split (the engine fits no
 value well: it deviates there in a way no option describes).
 
-Finally the engine is fuzzed against the reference under the identified set, keeping one
-divergence per kind: the deviations that remain, each shrunk to a case.
+Then the engine is fuzzed against the reference under the identified set, keeping one
+divergence per kind. Those longer games reach what the rounds may have missed (the end of
+a game of eight deals, a lone march): each deviation found is replayed beside every
+single-option change, a change it supports is adopted, the search goes on from there, and
+the check is run again. What still deviates at the end is what no option explains.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ MAX_HANDS = 160              # hands a round plays at most
 DECISIVE = 4                 # net atoms that settle a round early (with no loss)
 ADOPT = 2                    # net atoms a change needs to be adopted
 MAX_ROUNDS = 24
+CHECKS = 3                   # times the deviations a check finds are replayed as evidence, and checked again
 SPLIT_WINS = 3               # an alternative with this many wins, and half as many as its losses, leaves it open
 
 
@@ -104,6 +108,8 @@ class Identifier:
         self.lockstep = Lockstep(make_engine, variant, sent)
         self.hands = 0
         self.game = 0
+        self._notes: list[str] = []
+        self._shown: dict[str, Any] = {}        # the values adopted on evidence, by option
 
     def hypothesis(self, options: dict[str, Any]) -> Hypothesis | None:
         key = _key(options)
@@ -116,43 +122,72 @@ class Identifier:
 
     def run(self) -> Identification:
         started = time.monotonic()
+        rounds: list[dict[str, Any]] = []
         try:
             self.lockstep.begin()
             hello = dict(self.lockstep.hello)
             base = dict(self.sent_options)
             seen = {_key(base)}
-            rounds: list[dict[str, Any]] = []
-            last: Round | None = None
-            alternatives: dict[tuple, tuple[str, Any]] = {}
-            for number in range(1, MAX_ROUNDS + 1):
+            for attempt in range(CHECKS + 1):
+                verdicts = self._search(base, seen, rounds)
+                deviations, checked = self._check(base)
+                if not deviations or attempt == CHECKS:
+                    break
+                # What still deviates makes discriminating games of its own: a game of eight
+                # deals, a lone march, found by the check's longer games, replayed beside
+                # every single-option change.
                 panel, alternatives = self._panel(base)
-                last = self._round(panel)
-                adopted = self._adopt(last, alternatives, base, seen)
-                rounds.append({"round": number, "hands": last.hands, "adopted": {k: v for k, v in adopted.items()},
-                               "best": _best(last, alternatives)})
-                self.progress(f"round {number}: {last.hands} hands" +
-                              (f", adopted {', '.join(f'{k}={v!r}' for k, v in adopted.items())}" if adopted else
-                               ", no change gains"))
+                tally = Round()
+                for deviation in deviations:
+                    panel.replay(deviation.script, tally)
+                adopted = self._adopt(tally, alternatives, base, seen)
+                rounds.append({"round": len(rounds) + 1, "replayed": len(deviations), "adopted": adopted,
+                               "best": _best(tally, alternatives)})
+                self.progress(f"round {len(rounds)}: the {len(deviations)} deviation(s) found replayed, "
+                              + (f"adopted {', '.join(f'{k}={v!r}' for k, v in adopted.items())}" if adopted
+                                 else "no change explains them"))
                 if not adopted:
                     break
                 base.update(adopted)
                 seen.add(_key(base))
-            verdicts = self._verdicts(base, last, alternatives)
-            for verdict in verdicts:
-                if verdict.value != base[verdict.key]:
-                    if table_for(self.variant, {**base, verdict.key: verdict.value}) is not None:
-                        base[verdict.key] = verdict.value
-                    else:                   # the value sent cannot be played with the rest
-                        verdict.value = base[verdict.key]
             notes = sorted(f"the engine answers `unsupported` to new_game with {f}: games start without it"
                            for f in self.lockstep.refused)
         finally:
             self.lockstep.close()
         result = Identification(self.variant, dict(self.sent_options), dict(base), verdicts, rounds, self.hands,
-                                0.0, notes=notes, hello=hello)
-        self._check(result)
+                                0.0, deviations=deviations, check_hands=checked, notes=notes, hello=hello)
+        for note in self._notes:
+            if note not in result.notes:
+                result.notes.append(note)
         result.seconds = time.monotonic() - started
         return result
+
+    def _search(self, base: dict[str, Any], seen: set, rounds: list[dict[str, Any]]) -> list[Verdict]:
+        """Rounds of evidence from ``base`` on, each adopting the best supported change, until
+        none gains; ``base`` is updated in place. The verdicts of the last round."""
+        last: Round | None = None
+        alternatives: dict[tuple, tuple[str, Any]] = {}
+        while len(rounds) < MAX_ROUNDS:
+            panel, alternatives = self._panel(base)
+            last = self._round(panel)
+            adopted = self._adopt(last, alternatives, base, seen)
+            rounds.append({"round": len(rounds) + 1, "hands": last.hands, "adopted": dict(adopted),
+                           "best": _best(last, alternatives)})
+            self.progress(f"round {len(rounds)}: {last.hands} hands, " +
+                          (f"adopted {', '.join(f'{k}={v!r}' for k, v in adopted.items())}" if adopted else
+                           "no change gains"))
+            if not adopted:
+                break
+            base.update(adopted)
+            seen.add(_key(base))
+        verdicts = self._verdicts(base, last, alternatives)
+        for verdict in verdicts:
+            if verdict.value != base[verdict.key]:
+                if table_for(self.variant, {**base, verdict.key: verdict.value}) is not None:
+                    base[verdict.key] = verdict.value
+                else:                   # the value sent cannot be played with the rest
+                    verdict.value = base[verdict.key]
+        return verdicts
 
     # -- one round ----------------------------------------------------------------------------------
     def _panel(self, base: dict[str, Any]) -> tuple[Panel, dict[tuple, tuple[str, Any]]]:
@@ -196,20 +231,31 @@ class Identifier:
 
     def _adopt(self, tally: Round, alternatives: dict[tuple, tuple[str, Any]], base: dict[str, Any],
                seen: set) -> dict[str, Any]:
-        """The changes to adopt: the best one, and any other never contradicted and as strong."""
-        ranked = sorted(((t.net, -t.losses, key) for key, t in tally.tallies.items() if key in alternatives),
-                        reverse=True)
-        adopted: dict[str, Any] = {}
-        for net, negative_losses, key in ranked:
+        """The changes to adopt: the best supported one (on a tie, one back to the value sent),
+        and any other that the engine never contradicted, as strongly supported, by replies of
+        its own (not the replies the first one explains: when a lone defence's four points end
+        the game, a game of four deals would have ended it too)."""
+        def rank(key: tuple) -> tuple:
             option, value = alternatives[key]
-            if option in adopted or net < ADOPT:
+            record = tally.tallies[key]
+            return record.net, value == self.sent_options[option], -record.losses
+
+        ranked = sorted((key for key in tally.tallies if key in alternatives), key=rank, reverse=True)
+        adopted: dict[str, Any] = {}
+        explained: set[int] = set()
+        for key in ranked:
+            option, value = alternatives[key]
+            record = tally.tallies[key]
+            if option in adopted or record.net < ADOPT:
                 continue
-            if adopted and (negative_losses < 0 or net < DECISIVE):
+            if adopted and (record.losses or record.net < DECISIVE or record.won_at & explained):
                 continue
             combined = {**base, **adopted, option: value}
             if _key(combined) in seen or table_for(self.variant, combined) is None:
                 continue
             adopted[option] = value
+            explained |= record.won_at
+        self._shown.update(adopted)
         return adopted
 
     def _verdicts(self, base: dict[str, Any], tally: Round | None,
@@ -226,6 +272,8 @@ class Identifier:
             unseen = [v for v, t in tallies.items() if t.contested == 0]
             if any(t.wins >= SPLIT_WINS and 2 * t.wins >= t.losses for t in tallies.values()):
                 status = "uncertain"           # the evidence is split: the engine fits no value well
+            elif len(unseen) == len(tallies) and self._shown.get(option) == value and value != sent:
+                status = "differs (shown in an earlier round)"
             elif len(unseen) == len(tallies):
                 # No other value was told apart (or none can be played with the rest): the
                 # engine is taken to follow the table.
@@ -240,21 +288,18 @@ class Identifier:
         return verdicts
 
     # -- the remaining deviations ---------------------------------------------------------------------
-    def _check(self, result: Identification) -> None:
-        if self.check_hands <= 0:
-            return
-        table = table_for(self.variant, result.options)
-        if table is None:
-            return
+    def _check(self, options: dict[str, Any]) -> tuple[list[Divergence], int]:
+        """Fuzz the engine (sent the table) against the reference under ``options``: one
+        divergence of each kind, and the hands played."""
+        table = table_for(self.variant, options)
+        if self.check_hands <= 0 or table is None:
+            return [], 0
         self.progress(f"checking the identified rules on {self.check_hands} hands")
         fuzzer = Fuzzer(self.make_engine, self.variant, self.sent, table, seed=self.seed, hands=self.check_hands,
                         max_divergences=self.max_deviations, probes=0.0)
         found = fuzzer.run()
-        result.deviations = found.divergences
-        result.check_hands = found.hands
-        for note in found.notes:
-            if note not in result.notes:
-                result.notes.append(note)
+        self._notes.extend(found.notes)
+        return found.divergences, found.hands
 
 
 def _decided(tally: Round) -> bool:

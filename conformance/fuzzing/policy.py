@@ -30,6 +30,7 @@ FIRST_DEALER_BY_CARDS = 0.25                     # games whose first dealer is c
 SPECIAL_UPCARD = 0.15                            # deals that turn up a card changing the bidding
 SPECIAL_DEAL = 0.1                               # deals that start a hand unlike most deals do
 SPECIAL_SAMPLES = 200                            # random deals looked at to find those
+OPENING = 3                                      # steps (passing where one may) that tell how a hand starts
 
 
 @dataclass
@@ -187,21 +188,27 @@ def _special_upcards(rules: Rules, reference: Reference) -> list[str]:
 
 
 def _special_deals(rules: Rules, reference: Reference, samples: int = SPECIAL_SAMPLES) -> dict[tuple, list[Deal]]:
-    """Deals (for dealer 0) after which the hand starts unlike after most deals, by how it
-    starts: another phase, or other kinds of move (found among ``samples`` random deals and
-    some lopsided ones, the same each time). Each way of starting is then drawn as often as
-    any other."""
+    """Deals (for dealer 0) after which the hand starts unlike after most deals, by how its
+    first few steps go when everyone passes where they may: other phases, or other kinds of
+    move (found among ``samples`` random deals and some lopsided ones, the same each time).
+    Each way of starting is then drawn as often as any other."""
     rng = random.Random(0)
     starts: dict[tuple, list[Deal]] = {}
     deals = [rules.random_deal(rng, 0) for _ in range(samples)] + _lopsided_deals(rules, rng)
     for deal in deals:
         reference.handle({"type": "new_game", "dealer": 0})
         reply = reference.handle({"type": "deal", **deal.to_json()})
-        if reply.get("ok"):
+        start: tuple = ()
+        for _ in range(OPENING):
+            if not reply.get("ok"):
+                start += ("refused",)
+                break
             state = reply["state"]
-            start = (state["phase"], tuple(sorted({_kind(a) for a in state["legal"]})))
-        else:
-            start = ("refused",)
+            start += (state["phase"], tuple(sorted({_kind(a) for a in state["legal"]})))
+            if state["to_act"] is None or not state["legal"]:
+                break
+            move = "pass" if "pass" in state["legal"] else state["legal"][0]
+            reply = reference.handle({"type": "act", "seat": state["to_act"], "action": move})
         starts.setdefault(start, []).append(deal)
     usual = max(starts, key=lambda k: len(starts[k]))
     return {start: deals for start, deals in starts.items() if start != usual}
@@ -214,21 +221,22 @@ def _rank(card: str) -> int:
     return RANK_ORDER.index(card[0]) if len(card) == 2 and card[0] in RANK_ORDER else len(RANK_ORDER)
 
 
-def _lopsided_deals(rules: Rules, rng: random.Random, each: int = 3) -> list[Deal]:
-    """Deals in which one seat holds the lowest (or the highest) cards of the pack: rules
-    about what a hand holds (a hand of nines and tens that may be thrown in) are rare in
-    random deals."""
+def _lopsided_deals(rules: Rules, rng: random.Random, skips: tuple[int, ...] = (0, 1, 2, 4)) -> list[Deal]:
+    """Deals in which one seat holds the lowest (or the highest) cards of the pack, but for
+    the first few of them (a Benny may be the lowest card by its rank): rules about what a
+    hand holds (nothing but nines and tens, say) are rare in random deals."""
     found = []
     for seat in range(rules.n):
         for highest in (False, True):
-            for _ in range(each):
+            for skip in skips:
                 deal = rules.random_deal(rng, 0)
                 cards = [c for h in deal.hands for c in h] + ([deal.upcard] if deal.upcard else []) \
                     + list(deal.widow) + list(deal.kitty)
                 rng.shuffle(cards)
                 cards.sort(key=_rank, reverse=highest)
                 size = len(deal.hands[seat])
-                mine, rest = cards[:size], cards[size:]
+                mine = cards[skip:skip + size]
+                rest = cards[:skip] + cards[skip + size:]
                 rng.shuffle(rest)
                 hands = []
                 for s, hand in enumerate(deal.hands):
