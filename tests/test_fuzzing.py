@@ -23,6 +23,7 @@ from conformance.fuzzing.shrink import shrink_divergence
 from conformance.mutation import mutant_command
 from conformance.runner import Session
 from reference_impl import load_rules, new_game
+from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,7 @@ def test_a_signature_names_the_kinds_of_moves_missing_and_extra():
 
 
 # -- the loop ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["euchre", "british", "two-hand-dummy", "three-hand-dummy", "five-hundred"])
+@pytest.mark.parametrize("variant", variant_ids())
 def test_the_reference_agrees_with_itself_every_step(variant):
     table = resolve(variant)
     result = Fuzzer(reference_in_process, variant, table, seed=4, hands=40).run()
