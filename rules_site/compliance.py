@@ -28,7 +28,7 @@ from conformance.runner import FAILING, OUTCOMES
 
 from .examples import hand_anchor, step_anchor
 from .links import Links, md_cell, md_text
-from .phases import phase_clause, step_clause, step_of_phase
+from .phases import phase_clause, step_clause, step_of_phase, step_phases
 from .tables import compact
 
 NOT_RUN = ("skipped", "unsupported")
@@ -111,6 +111,7 @@ class Failure:
     key: str                           # the first difference, as a grouping key
     words: str                         # the first difference, in words
     step: str                          # where, in words
+    rule_phases: tuple[str, ...] = ()   # the phases of the table step the clause states
 
 
 class Attribution:
@@ -172,7 +173,12 @@ class Attribution:
         elif hand:
             anchor = hand_anchor(hand)
         key, words = difference(failure, line, table, phase)
-        return Failure(line, clause, line.get("variant", ""), anchor, key, words, step_words(failure))
+        phases: tuple[str, ...] = ()
+        for spec, names in step_phases(table):
+            if clause and step_clause(table, spec) == clause:
+                phases = names
+                break
+        return Failure(line, clause, line.get("variant", ""), anchor, key, words, step_words(failure), phases)
 
 
 def code_html(text: str) -> str:
@@ -292,11 +298,10 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
         main = ""
         if causes:
             clause, variant, members = causes[0]
-            _, words, count = dominant(members)
-            others = len(members) - count
-            main = (f"<strong>{escape(clause_title(links, variant, clause))}</strong>: {len(members)} of {bad} cases. "
-                    f"{code_html(words[:1].upper() + words[1:])} ({count})"
-                    + (f"; {others} more with other differences at this rule" if others else "") + ".")
+            title = clause_title(links, variant, clause)
+            words = cause(members, title)
+            main = (f"<strong>{escape(title)}</strong> ({len(members)} of {bad}): "
+                    f"{code_html(words[:1].upper() + words[1:])}.")
         language = f'<br><span class="es-lang">{escape(str(report.engine["language"]))}</span>' if report.engine.get("language") else ""
         html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
                     f"<td>{_mark(outcomes)} {outcomes['pass']} of {ran}</td><td>{bad or ''}</td>"
@@ -341,6 +346,28 @@ def group_failures(failures: list[Failure]) -> list[tuple[str | None, str, list[
     for failure in failures:
         groups[(failure.clause, failure.variant)].append(failure)
     return sorted(((c, v, m) for (c, v), m in groups.items()), key=lambda g: (-len(g[2]), g[1], g[0] or ""))
+
+
+def cause(members: list[Failure], title: str) -> str:
+    """The group's cause in one line: where most of its cases show the engine not at the
+    rule's step when the rules are (the wrong phase, another seat to act, or the step's
+    actions refused there), the engine skips that step; else the most common difference."""
+    phases = members[0].rule_phases if members else ()
+    if phases:
+        main = phases[0]
+
+        def skipped(failure: Failure) -> bool:
+            parts = failure.key.split(":")
+            return ((parts[0] == "phase" and parts[1] == main) or (parts[0] == "to_act" and parts[1] == main)
+                    or (parts[0] == "refused" and parts[-1] == main))
+        evidence = [f for f in members if skipped(f)]
+        if len(evidence) * 2 >= len(members):
+            elsewhere = Counter(f.key.split(":")[2] for f in evidence if f.key.startswith("phase:"))
+            goes = f": it goes on to phase `{elsewhere.most_common(1)[0][0]}` instead" if elsewhere else ""
+            share = f" ({len(evidence)} of {len(members)} cases)" if len(evidence) < len(members) else ""
+            return f"the engine skips “{title}” (phase `{main}`) where the rules have it{goes}{share}"
+    key, words, count = dominant(members)
+    return words + (f" ({count} of {len(members)} cases)" if count < len(members) else "")
 
 
 def dominant(members: list[Failure]) -> tuple[str, str, int]:
@@ -407,13 +434,16 @@ def failures_html(report: Report, failures: list[Failure], links: Links) -> list
     checks every link and anchor)."""
     groups = group_failures(failures)
     out = [f"**{len(failures)} failing case{'s' if len(failures) != 1 else ''}, by the rule of the failing step:**", "",
-           "| Rule of the failing step | First differences | Cases |", "|---|---|---|"]
+           "| Rule of the failing step | Cause, and the first differences | Cases |", "|---|---|---|"]
     for clause, variant, members in groups:
         diffs = Counter(f.key for f in members)
         words = {f.key: f.words for f in members}
+        title = clause_title(links, variant, clause)
+        summary = cause(members, title)
         items = "<br>".join(f"{md_text(words[k])}: **{n}**" for k, n in diffs.most_common())
-        rule = links.clause(variant, clause, md_text(clause_title(links, variant, clause))) if clause else "no rule named"
-        out.append(f"| {rule}<br><small>{md_text(variant)}</small> | {md_cell(items)} | {len(members)} |")
+        rule = links.clause(variant, clause, md_text(title)) if clause else "no rule named"
+        out.append(f"| {rule}<br><small>{md_text(variant)}</small> | **{md_text(summary[:1].upper() + summary[1:])}.**"
+                   f"<br>{md_cell(items)} | {len(members)} |")
     out += ["", f'<details class="es-failures" markdown>', f"<summary>Every failing case of {escape(report.label)}, "
             "under its rule, linked to the step that fails</summary>", ""]
     for clause, variant, members in groups:
