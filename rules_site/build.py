@@ -125,7 +125,8 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
 
     clock = time.perf_counter()
     version = _corpus_version(corpus_dir)
-    site.pages[CORPUS_INDEX] = render_corpus_index(cases, site.variants, version, links(CORPUS_INDEX))
+    site.pages[CORPUS_INDEX] = render_corpus_index(cases, site.variants, version, links(CORPUS_INDEX),
+                                                   {v.id: v.table for v in views})
     for case in cases:
         site.copies.setdefault(case_file(case.rel), case.file)
         if case.id in site.paged:

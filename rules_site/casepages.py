@@ -37,7 +37,12 @@ def _options(case: SiteCase, links: Links) -> str:
 
 
 def render_corpus_index(cases: list[SiteCase], variants: list[tuple[str, str]], version: str | None,
-                        links: Links) -> str:
+                        links: Links, tables: dict[str, dict] | None = None) -> str:
+    notations = {v: Notation(t) for v, t in (tables or {}).items()}
+
+    def words_for(variant: str) -> Notation | None:
+        return notations.get(variant)
+
     lines = ["# The conformance corpus", "",
              f"{len(cases)} cases{f', corpus version {md_text(version)}' if version else ''}. Each case is a scripted game "
              "under one variant and options: the deals, every action in order, and what a conforming engine must "
@@ -72,7 +77,8 @@ def render_corpus_index(cases: list[SiteCase], variants: list[tuple[str, str]], 
                 lines += ["", f'??? note "{kind_title} ({len(members)})"', ""]
             lines += [indent + "| Case | What it shows | Options | Rules |", indent + "|---|---|---|---|"]
             for case in members:
-                lines.append(indent + f"| {links.case(case.id)} | {md_cell(md_text(case.title))} | {md_cell(_options(case, links))} | "
+                title = words_for(case.variant).prose_text(case.title) if words_for(case.variant) else case.title
+                lines.append(indent + f"| {links.case(case.id)} | {md_cell(md_text(title))} | {md_cell(_options(case, links))} | "
                              f"{md_cell(_clauses(case, links))} |")
     return "\n".join(lines) + "\n"
 

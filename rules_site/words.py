@@ -354,6 +354,10 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         extra = " or no-trumps" if "NT" in names else ""
         return f"{prefix}{seat_ref(step.get('who'), words)} names {what}{extra}."
     if kind == "make-trumps":
+        rounds = [s for s in steps if s.get("kind") == "make-trumps"]
+        number = next((i for i, s in enumerate(rounds, 1) if s is step or s.get("id") == step.get("id")), 1)
+        if len(rounds) > 1:
+            prefix = f"Round {number}" + (", if all passed" if number > 1 else "") + ": " + (prefix[:1].lower() + prefix[1:])
         first = seat_ref(step.get("from"), words)
         if step.get("action") == "order":
             text = f"{prefix}each player in turn from {first} may accept the upcard's suit as trumps or pass"
