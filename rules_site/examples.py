@@ -17,7 +17,7 @@ from typing import Any
 
 from .corpus import HandRecord, Replay, SiteCase, StepRecord
 from .links import Links, md_text
-from .notation import Notation, card_text
+from .notation import Notation
 from .phases import step_of_phase
 from .tables import compact
 

@@ -87,12 +87,6 @@ def cards_html(cards: Iterable[str], colours: Mapping[str, str] | None = None, *
     return '<span class="es-cards">' + "".join(card_html(c, colours, mark=marks.get(c, "")) for c in cards) + "</span>"
 
 
-def card_back_html(count: int) -> str:
-    """``count`` cards face down."""
-    return ('<span class="es-cards">' + '<span class="es-card es-back" role="img" aria-label="a card face down">&nbsp;</span>' * count
-            + "</span>")
-
-
 def card_text(card: str) -> str:
     """A card in plain text: ``10♥``, ``joker``."""
     if card == JOKER:

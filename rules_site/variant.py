@@ -20,11 +20,10 @@ from typing import Any, Iterable
 from .corpus import Replay, SiteCase
 from .examples import render_example
 from .links import CORPUS_INDEX, Links, md_text
-from .notation import Notation, number_word, plural, rank_text
+from .notation import Notation, number_word, plural
 from .phases import step_clause
-from .tables import ChoiceView, SiteError, VariantView, fill
-from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words, step_words,
-                    tie_words)
+from .tables import SiteError, VariantView, fill
+from .words import awards_words, condition_words, deal_words, game_words, join, object_words, pack_words, step_words
 
 MAX_EXAMPLES = 3
 MAX_CASE_LINKS = 6
@@ -657,4 +656,4 @@ def render_variant(view: VariantView, cases: Iterable[SiteCase], replays: dict[s
     return VariantPage(view, list(cases), replays, links, titles).render()
 
 
-__all__ = ["render_variant", "pick_examples", "plan_sections", "Anchors", "heading", "ChoiceView", "rank_text"]
+__all__ = ["render_variant", "pick_examples", "plan_sections", "Anchors", "heading"]

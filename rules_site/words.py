@@ -443,17 +443,6 @@ def game_words(table: Mapping[str, Any], words: Notation) -> str:
     return cap("; ".join(parts) or "the game has no end")
 
 
-FIRST_DEALER = {"first-black-jack": "cards are dealt face up until a black jack appears; its receiver deals first",
-                "random": "chosen at random", "cut": "each player cuts; the lowest card deals"}
-TIE_BREAKS = {"makers": "the making side wins", "earliest-trick": "the one whose trick first took it over wins",
-              "highest": "the higher score wins", "lowest": "the lower score wins", "play-on": "if still level, play goes on"}
-
-
-def tie_words(table: Mapping[str, Any]) -> str:
-    ties = table["game"].get("simultaneous") or []
-    return "; ".join(TIE_BREAKS.get(t, t) for t in ties)
-
-
 # -- the object of the game -------------------------------------------------------------------
 
 def contract_words(table: Mapping[str, Any], words: Notation) -> str:
