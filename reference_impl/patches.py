@@ -101,6 +101,11 @@ def _anchor(items: list, before: str | None, after: str | None, where: tuple[str
 
 
 def insert(table: dict, into: tuple[str, ...], elements: list, before: str | None = None, after: str | None = None) -> None:
+    """Insert elements into a list; a list the table leaves out (say `counters`) starts empty,
+    so an option can add the first counter without the table naming an empty one."""
+    parent = get(table, into[:-1])
+    if isinstance(parent, dict) and into[-1] not in parent and before is None and after is None:
+        parent[into[-1]] = []
     items = get(table, into)
     if not isinstance(items, list):
         raise PatchError(f"{'.'.join(into)} is not a list")

@@ -128,7 +128,7 @@ def transcript(rules: Rules, events: Iterable[tuple]) -> list[str]:
         elif kind == "contract":
             lines.append(f"  -> contract {event[1]} by seat {event[2]}")
         elif kind == "no-contract":
-            lines.append("  -> no bid: played at no-trumps without a contract")
+            lines.append(f"  -> trumps {event[1]} without a contract or a maker")
         elif kind == "alone":
             lines.append(f"  -> seat {event[1]} plays alone")
         elif kind == "defend-alone":
