@@ -7,8 +7,9 @@ legal moves (so its own rules are followed wherever they lead), deals now and th
 from another hypothesis's pack (so a Benny or a 32-card pack can show itself).
 
 Replies are compared as *atoms*: acceptance, the error category, each scalar field, each
-member of a set field (``legal`` holds ``pass``), and only in the fields where the base and
-the alternative predict differently. Where the base and an alternative
+member of a set field (``legal`` holds ``pass``), each entry of a mapping (the counters:
+tokens, lone tallies), and only in the fields where the base and the alternative predict
+differently. Where the base and an alternative
 predict an atom differently, the engine settles it: a *win* for the alternative when it
 agrees with the engine and the base does not, a *loss* the other way round. A hypothesis
 that refuses a move the engine accepted is out for the rest of the game (a heavy loss);
@@ -272,6 +273,8 @@ class _View:
         if name == "hands" and isinstance(value, list):
             return {(seat, card): True for seat, cards in enumerate(value) if isinstance(cards, list)
                     for card in cards if isinstance(card, Hashable)}
+        if isinstance(value, dict):     # counters: each kind its own atom (tokens and tallies are two options)
+            return {key: _freeze(item) for key, item in value.items()}
         return {None: _freeze(value)}
 
 

@@ -2,7 +2,8 @@
 
 An option lists ``choices`` (each with a ``value``) and, for an integer such as a game
 target, may also take a ``range`` with a few ``examples`` (given in the range or beside
-it); the values worth trying are then the choices, the examples and the default. Hypotheses are full assignments of option values; each one that resolves
+it); the values worth trying are then the choices, the examples, the least value of the
+range (a game to 1 point is a game of one hand) and the default. Hypotheses are full assignments of option values; each one that resolves
 is a rule table the reference can play.
 """
 
@@ -27,8 +28,10 @@ def option_values(table: dict[str, Any]) -> dict[str, list[Any]]:
             if isinstance(choice, dict) and "value" in choice:
                 values.append(choice["value"])
         span = option.get("range")
-        if isinstance(span, dict):      # an integer option: its examples (beside the range or in it)
+        if isinstance(span, dict):      # an integer option: its examples (beside the range or in it) and its least value
             values += list(option.get("examples") or span.get("examples") or [])
+            if isinstance(span.get("minimum"), int):
+                values.append(span["minimum"])
         unique: list[Any] = []
         for value in values:
             if not any(value == v and type(value) is type(v) for v in unique):
