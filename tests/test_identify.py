@@ -1,0 +1,161 @@
+"""Identifying house rules (conformance/fuzzing/identify.py, `euchre-spec identify`).
+
+The proof the issue asks for: an engine that ignores the options it is sent and plays a
+fixed set instead (tests/faulty_engines/fixed_options.py) has that set recovered, for 50
+random sets across the variants. "Recovered" is checked strictly where the evidence can
+tell: every option identify calls observed has the engine's value, and fuzzing the engine
+against the reference under the identified set finds no deviation at all (so an option it
+could not observe makes no difference to the game either).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.engine_process import InProcessEngine
+from conformance.fuzzing.identify import Identification, Identifier
+from conformance.fuzzing.options import option_values, show, table_for
+from reference_impl.catalog import variant_ids
+from reference_impl.resolve import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "faulty_engines"))
+
+from fixed_options import FixedOptions  # noqa: E402
+
+VARIANTS = [v for v in variant_ids() if any(len(values) > 1 for values in option_values(resolve(v).table).values())]
+SETS = 50
+SHARDS = 10
+CHANGE = 0.3          # each option takes another value than its default this often
+
+
+def random_sets(count: int, seed: int = 16) -> list[tuple[str, dict]]:
+    """``count`` option sets that resolve, spread over the variants that have options."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        variant = VARIANTS[len(found) % len(VARIANTS)]
+        values = option_values(resolve(variant).table)
+        for _ in range(100):
+            options = {k: rng.choice(v[1:]) for k, v in values.items() if len(v) > 1 and rng.random() < CHANGE}
+            if options and table_for(variant, options) is not None:
+                found.append((variant, options))
+                break
+    return found
+
+
+def identify_fixed(variant: str, fixed: dict, seed: int = 0, check_hands: int = 200) -> Identification:
+    def engine() -> InProcessEngine:
+        return InProcessEngine(factory=lambda: FixedOptions({variant: fixed}))
+
+    return Identifier(engine, variant, resolve(variant), seed=seed, check_hands=check_hands).run()
+
+
+def mismatches(result: Identification, variant: str, fixed: dict) -> list[str]:
+    """What identify got wrong about the engine's fixed set."""
+    truth = table_for(variant, fixed).selected
+    wrong = []
+    for verdict in result.verdicts:
+        if verdict.status in ("not observed", "uncertain"):
+            continue
+        untold = verdict.status.partition("(not told from ")[2].rstrip(")").split(", ")
+        if verdict.value != truth[verdict.key] and show(truth[verdict.key]) not in untold:
+            wrong.append(f"{verdict.key}: identified {verdict.value!r} ({verdict.status}), engine plays {truth[verdict.key]!r}")
+    wrong += [f"deviation: {d.summary()}" for d in result.deviations]
+    return wrong
+
+
+def test_the_random_sets_are_fifty_and_span_every_variant_with_options():
+    sets = random_sets(SETS)
+    assert len(sets) == SETS and {v for v, _ in sets} == set(VARIANTS) and len(VARIANTS) >= 7
+    assert all(table_for(v, o) is not None and o for v, o in sets)
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_identify_recovers_a_fixed_option_set(shard):
+    sets = random_sets(SETS)[shard::SHARDS]
+    wrong = {}
+    for index, (variant, fixed) in enumerate(sets):
+        result = identify_fixed(variant, fixed, seed=shard * 100 + index)
+        problems = mismatches(result, variant, fixed)
+        if problems:
+            wrong[f"{variant} {fixed}"] = problems
+        assert result.hands > 0 and result.check_hands > 0
+    assert not wrong, json.dumps(wrong, indent=1)
+
+
+def test_every_observable_house_rule_of_a_set_is_named():
+    """A set chosen so that every value shows: each is named, as 'differs'."""
+    fixed = {"stick-the-dealer": True, "game-target": 7, "dealer-discard": "not-upcard", "lone-lead": "eldest",
+             "lone-defender-scoring": "four-for-euchre"}
+    result = identify_fixed("euchre", fixed, seed=3)
+    assert result.changed == fixed
+    assert {v.key for v in result.verdicts if v.status == "differs"} == set(fixed)
+    assert result.deviations == []
+
+
+def test_the_engine_is_sent_one_table_only():
+    """Whatever the hypotheses, the engine only ever receives the table it was told to send."""
+    sent: list[str] = []
+
+    class Recording(FixedOptions):
+        def handle(self, message):
+            if isinstance(message, dict) and message.get("type") == "rules":
+                sent.append(message["sha256"])
+            return super().handle(message)
+
+    table = resolve("euchre", {"super-euchre": True})
+    Identifier(lambda: InProcessEngine(factory=lambda: Recording({"euchre": {"going-alone": False}})), "euchre", table,
+               check_hands=50, max_hands=40).run()
+    assert sent and set(sent) == {table.sha256}
+
+
+def test_an_engine_that_plays_what_it_is_sent_has_no_house_rules():
+    result = Identifier(InProcessEngine, "euchre", resolve("euchre", {"stick-the-dealer": True}), seed=2,
+                        check_hands=100).run()
+    assert result.changed == {} and result.deviations == []
+    assert result.options["stick-the-dealer"] is True
+    assert all(v.status in ("as sent", "not observed") or v.status.startswith("as sent") for v in result.verdicts)
+
+
+# -- the command line --------------------------------------------------------------------------------
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=900, env={"COLUMNS": "200", "PATH": ""})
+
+
+def test_identify_command_names_the_house_rules_of_an_engine_and_writes_json(tmp_path):
+    fixed = {"going-alone": False, "game-target": 5}
+    engine = f"{sys.executable} {ROOT / 'tests' / 'faulty_engines' / 'fixed_options.py'} " \
+             + json.dumps(json.dumps({"euchre": fixed}))
+    result = run_cli("identify", "--engine", engine, "--variant", "euchre", "--json", "id.json", "--check-hands", "100",
+                     cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr        # it does not play what it is sent
+    assert "house rules (values other than the ones sent): game-target=5, going-alone=false" in result.stdout
+    report = json.loads((tmp_path / "id.json").read_text())
+    assert report["results"][0]["house_rules"] == fixed
+    assert report["results"][0]["deviations"] == []
+
+
+def test_identify_command_on_the_reference_finds_no_house_rule(tmp_path):
+    result = run_cli("identify", "--engine", "reference", "--variant", "two-hand", "--check-hands", "50", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "house rules (values other than the ones sent): none" in result.stdout
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["--engine", "reference", "--option", "stick-the-dealer=true"], 2, "--option needs --variant"),
+    (["--engine", "reference", "--variant", "euchre", "--option", "benny=three"], 1, "benny"),
+    (["--engine", "/no/such/engine", "--variant", "euchre"], 1, "did not start"),
+    (["--engine", f"{sys.executable} {ROOT / 'tests' / 'faulty_engines' / 'unsupported.py'}"], 1, "declares no variant"),
+])
+def test_identify_command_refuses_mistakes_without_a_traceback(tmp_path, args, status, message):
+    result = run_cli("identify", *args, cwd=tmp_path)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
