@@ -210,6 +210,8 @@ class Panel:
                 continue
             mine = _View(prediction)
             record = tally.tallies.setdefault(hypothesis.key, Tally())
+            if _both_lost(base, mine, engine):
+                continue
             for name in base.disputed(mine):
                 if name not in _VERDICT and name not in engine.reported:
                     continue                # a field the engine does not report settles nothing
@@ -228,6 +230,16 @@ class Panel:
 
 
 _VERDICT = ("ok", "category")
+
+
+def _both_lost(base: "_View", other: "_View", engine: "_View") -> bool:
+    """Whether both hypotheses have lost the engine's place in the game (each names another
+    phase than it is in): the rest of the reply then tells nothing between them (a game over
+    and a thrown-in hand may both keep the dealer the engine keeps, for different reasons)."""
+    if engine.ok is not True or base.ok is not True or other.ok is not True or "phase" not in engine.state:
+        return False
+    phase = engine.state["phase"]
+    return base.state.get("phase") != phase and other.state.get("phase") != phase
 
 
 class _View:
