@@ -37,11 +37,13 @@ def render_egn(views: list[VariantView], links: Links) -> str:
         return "\n".join(lines + ["No table maps an EGN flag yet."]) + "\n"
     lines += ["| EGN flag | Option | Tables | Values |", "|---|---|---|---|"]
     counts: dict[int, list[VariantView]] = defaultdict(list)
-    for view in views:
-        counts[int(view.table["players"]["count"])].append(view)
+    for view in views:           # EGN records games whose trumps are made on the upcard, in rounds
+        if any(step.get("kind") == "make-trumps" for step in view.table.get("hand") or []):
+            counts[int(view.table["players"]["count"])].append(view)
     player_values = "<br>".join(f"`{n}`: " + ", ".join(links.variant(v.id, md_text(v.title)) for v in members)
                                 for n, members in sorted(counts.items()))
-    lines.append(f"| `num_players` | the table to play | every table, by its number of players | {md_cell(player_values)} |")
+    lines.append(f"| `num_players` | the table to play | the tables that make trumps on the upcard, by their number of "
+                 f"players | {md_cell(player_values)} |")
     for flag in sorted(by_flag):
         entries = by_flag[flag]
         groups: dict[tuple[str, str], list[VariantView]] = defaultdict(list)
