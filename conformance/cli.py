@@ -145,6 +145,28 @@ def cmd_protocol(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def schema_names() -> list[str]:
+    """The schemas `euchre-spec schema` knows: `variant`, `case`, `protocol/<message>`."""
+    from reference_impl.catalog import schema_dir
+    root = schema_dir()
+    return sorted(str(p.relative_to(root)).removesuffix(".schema.json") for p in root.rglob("*.schema.json"))
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print a JSON Schema, so that an editor can check a table or case written outside a
+    checkout (the `# yaml-language-server: $schema=` line needs a file or URL)."""
+    from reference_impl.catalog import schema_dir
+    names = schema_names()
+    if args.name not in names:
+        raise UsageError(f"unknown schema {args.name!r} (known: {', '.join(names)})")
+    path = schema_dir() / f"{args.name}.schema.json"
+    if args.path:
+        plain(str(path))
+    else:
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+    return EXIT_OK
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check_command import run_check
     return run_check(args)
@@ -232,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("protocol", help="print the engine protocol page of this version (Markdown)")
     p.add_argument("--path", action="store_true", help="print where the page is installed instead")
     p.set_defaults(func=cmd_protocol)
+
+    p = sub.add_parser("schema", help="print a JSON Schema (variant, case, protocol/<message>), for editors")
+    p.add_argument("name", nargs="?", default="variant", metavar="NAME", help="variant (default), case or protocol/<message>")
+    p.add_argument("--path", action="store_true", help="print where the schema is installed instead")
+    p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("check", help="check an engine against the corpus")
     p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")

@@ -13,7 +13,7 @@ from reference_impl.catalog import variant_ids
 
 from . import CORPUS_DIR, __version__
 from .cases import CORPUS_FILE, case_files, load_cases, load_corpus_meta
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, positive_int, whole_number
+from .usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, positive_int, whole_number
 from .console import console, error, escape, plain, say
 
 
@@ -37,7 +37,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_lint(args: argparse.Namespace) -> int:
     from .lint import lint
 
-    report = lint(jobs=args.jobs)
+    report = lint(jobs=args.jobs, paths=args.paths or None, variants=args.variant)
     for problem in report.problems:
         say(f"[red]error[/red] {escape(problem)}")
     per_variant: dict[str, Counter] = {}
@@ -141,6 +141,10 @@ def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("lint", help="schema, ids, tags and anchors, replay on the reference engine, clause coverage")
     p.add_argument("-j", "--jobs", type=positive_int, default=2)
     p.add_argument("-v", "--verbose", action="store_true", help="list every clause with the cases citing it")
+    p.add_argument("paths", nargs="*", metavar="PATH", type=existing_path,
+                   help="case files or folders of your own (default: the built-in corpus)")
+    p.add_argument("--variant", action="append", help="weigh clause coverage for this variant (repeatable; default: "
+                   "every variant, or with PATHs the variants their cases use)")
     p.set_defaults(func=cmd_lint)
     p = actions.add_parser("stats", help="cases per variant, option and tag")
     p.set_defaults(func=cmd_stats)

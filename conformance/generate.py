@@ -66,6 +66,17 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0,
                 best, best_gain = candidate, gain
         chosen.append(best)
         uncovered -= {((a, best[a]), (b, best[b])) for a, b in itertools.combinations(keys, 2)}
+    # Every value at least once, even with no pair to cover (a table with a single option).
+    for key in keys:
+        for value in options[key]:
+            if any(combination.get(key) == value for combination in chosen):
+                continue
+            candidate = {key: value}
+            for other in keys:
+                if other != key:
+                    allowed = [v for v in options[other] if not clashes(requires, key, value, other, v)]
+                    candidate[other] = (allowed or options[other])[0]
+            chosen.append(candidate)
     return chosen
 
 

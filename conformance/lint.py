@@ -10,6 +10,7 @@ word for word, is covered by the parent's cases.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from reference_impl.catalog import load_variant_file, variant_ids, variant_path
 from reference_impl.resolve import resolve
@@ -61,23 +62,37 @@ def inherited_unchanged(variant: str, anchor: str) -> str | None:
     return inherited_unchanged(parent, anchor) or parent
 
 
-def lint(jobs: int = 2) -> LintReport:
+def citations(cases: list) -> dict[tuple[str, str], set[str]]:
+    """The cases citing each clause, by (variant, clause), from their `clauses` and steps."""
+    cited: dict[tuple[str, str], set[str]] = {}
+    for case in cases:
+        for clause in set(case.clauses) | {s["clause"] for h in case.hands for s in h["steps"] if "clause" in s}:
+            cited.setdefault((case.variant, clause), set()).add(case.id)
+    return cited
+
+
+def lint(jobs: int = 2, paths: list[Path] | None = None, variants: list[str] | None = None) -> LintReport:
+    """Lint the built-in corpus, or the case files under ``paths`` (a variant author's own
+    cases: their coverage is weighed for ``variants``, else for the variants they use)."""
     report = LintReport()
     meta = load_corpus_meta()
-    cases, problems = load_cases(tags=meta.tags)
+    cases, problems = load_cases(paths, tags=meta.tags)
     report.cases = len(cases)
     report.problems += [str(p) for p in problems]
-    for variant in variant_ids():
+    weighed = variants or (sorted({case.variant for case in cases}) if paths else variant_ids())
+    for variant in weighed:
         for anchor in all_anchors(variant):
             report.coverage[(variant, anchor)] = set()
-    for case in cases:
-        cited = set(case.clauses) | {s["clause"] for h in case.hands for s in h["steps"] if "clause" in s}
-        for clause in cited:
-            report.coverage.setdefault((case.variant, clause), set()).add(case.id)
+    for (variant, clause), ids in citations(cases).items():
+        if variant in weighed:
+            report.coverage.setdefault((variant, clause), set()).update(ids)
+    # A child of a built-in table inherits its parent's cases: with cases of one's own, the
+    # built-in corpus is read (not replayed) for the clauses a child keeps word for word.
+    elsewhere = citations(load_cases(tags=meta.tags)[0]) if paths else {}
     for (variant, anchor), ids in list(report.coverage.items()):
-        if not ids and (variant, anchor) in report.coverage:
+        if not ids:
             ancestor = inherited_unchanged(variant, anchor)
-            if ancestor and report.coverage.get((ancestor, anchor)):
+            if ancestor and (report.coverage.get((ancestor, anchor)) or elsewhere.get((ancestor, anchor))):
                 report.inherited[(variant, anchor)] = ancestor
     for result in run_cases(cases, engine_command("reference"), jobs=jobs):
         if result.outcome != "pass":

@@ -3,7 +3,7 @@
 Typical use::
 
     from reference_impl import load_rules, new_game
-    rules = load_rules("euchre", {"stick-the-dealer": True})
+    rules = load_rules(variant_id, {option_id: value})  # a table of spec/variants/, or a path
     state = new_game(rules, dealer=0)
     state.deal_random(random.Random(7))
     while not state.is_terminal():

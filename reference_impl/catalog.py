@@ -4,7 +4,12 @@ The specification is package data: the repository's ``spec/`` folder, installed 
 package ``reference_impl.spec`` and found with :mod:`importlib.resources`, so the tools work
 the same from a wheel, an editable install or a checkout. It holds the JSON Schemas in
 ``schema/`` and one YAML rule table per variant in ``variants/``. Set ``EUCHRE_SPEC_ROOT``
-to point the tools at another copy (a fork with extra variants).
+to point the tools at another copy of the whole folder (a fork).
+
+A variant author needs no copy: ``EUCHRE_SPEC_PATH`` lists folders of tables of one's own
+(separated like ``PATH``), searched before the built-in tables, so a house rule in
+``~/euchre/kitchen.yaml`` that extends the built-in ``euchre`` is a variant like any other
+for every command, the runner and the rules site.
 """
 
 from __future__ import annotations
@@ -39,16 +44,33 @@ def schema_dir() -> Path:
     return spec_root() / "schema"
 
 
+def variant_dirs() -> list[Path]:
+    """The folders searched for tables, first match winning: ``EUCHRE_SPEC_PATH``'s, then
+    the specification's own ``variants/``."""
+    extra = [Path(part) for part in os.environ.get("EUCHRE_SPEC_PATH", "").split(os.pathsep) if part]
+    return extra + [variants_dir()]
+
+
+def variant_files() -> dict[str, Path]:
+    """Every table by id (a table of ``EUCHRE_SPEC_PATH`` hides a built-in one of that id)."""
+    found: dict[str, Path] = {}
+    for folder in variant_dirs():
+        for path in sorted(folder.glob("*.yaml")):
+            found.setdefault(path.stem, path)
+    return found
+
+
 def variant_ids() -> list[str]:
     """Ids of every variant table, sorted."""
-    return sorted(p.stem for p in variants_dir().glob("*.yaml"))
+    return sorted(variant_files())
 
 
 def variant_path(variant_id: str) -> Path:
-    path = variants_dir() / f"{variant_id}.yaml"
-    if not path.is_file():
+    path = variant_files().get(variant_id)
+    if path is None:
         known = ", ".join(variant_ids()) or "none"
-        raise SpecError(Problem(str(path), "$", f"unknown variant {variant_id!r} (known: {known})"))
+        searched = ", ".join(str(folder) for folder in variant_dirs())
+        raise SpecError(Problem(f"{variant_id}.yaml", "$", f"unknown variant {variant_id!r} (known: {known}; searched {searched})"))
     return path
 
 

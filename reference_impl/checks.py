@@ -171,13 +171,15 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 
 def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     clause_ids = [c["id"] for c in t.get("clauses", [])]
+    # A row is stated by the clause of its id, or by an option's clause that replaced it.
+    stating = set(clause_ids) | {c["replaces"] for c in t.get("clauses", []) if c.get("replaces")}
     row_ids = [r["id"] for r in t["scoring"]["rows"]]
     bid_ids = {b["id"] for s in t["hand"] if s["kind"] == "auction" for b in s["bids"]}
     counter_ids = [c["id"] for c in t.get("counters", [])]
     for i, row in enumerate(t["scoring"]["rows"]):
         if row_ids.count(row["id"]) > 1:
             yield ("scoring", "rows", i, "id"), f"duplicate row id {row['id']!r}"
-        if row.get("enabled", True) and row["id"] not in clause_ids:
+        if row.get("enabled", True) and row["id"] not in stating:
             yield ("scoring", "rows", i, "id"), f"row {row['id']!r} has no clause of the same id stating it"
     for path, condition in _conditions({"scoring": t["scoring"], "counters": t.get("counters", []),
                                         "game": t["game"]}, ()):

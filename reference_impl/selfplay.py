@@ -30,7 +30,7 @@ LOWEST_BIDS = 3      # in an auction a random bidder raises by little: one of th
 def random_action(rng: random.Random, state: State) -> str:
     """A random legal action of the seat to act; while bidding it passes more often and,
     in an auction, raises to one of the lowest bids (uniformly random auctions bid ten
-    tricks so often that games of Five Hundred never end)."""
+    tricks so often that games with an auction never end)."""
     legal = state.legal_actions()
     if state.phase in BIDDING_PHASES and "pass" in legal:
         if rng.random() < PASS_BIAS:

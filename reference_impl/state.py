@@ -1,6 +1,6 @@
 """The game as a state machine: legal actions, apply, observe; hand after hand to game over.
 
-The surface follows OpenSpiel's ``State``: :meth:`State.legal_actions` lists what the seat
+The surface follows the ``State`` of game-research libraries: :meth:`State.legal_actions` lists what the seat
 to act may do, :meth:`State.apply` does it (or raises :class:`ActionError` and changes
 nothing), :meth:`State.is_terminal` says the game is over and :meth:`State.returns` gives the
 scores. Dealing is the one chance event: when :meth:`State.is_chance_node` is true the state

@@ -274,8 +274,8 @@ def _cached_view(variant_id: str, mtimes: tuple[float, ...]) -> VariantView:
 
 def variant_view(variant_id: str) -> VariantView:
     """The view of a variant (cached until a variant file changes)."""
-    from reference_impl.catalog import variants_dir
-    mtimes = tuple(p.stat().st_mtime_ns for p in sorted(variants_dir().glob("*.yaml")))
+    from reference_impl.catalog import variant_files
+    mtimes = tuple(p.stat().st_mtime_ns for p in variant_files().values())
     return _cached_view(variant_id, mtimes)
 
 
