@@ -65,6 +65,38 @@ def validator(name: str, partial: bool = False) -> Draft202012Validator:
     return StrictValidator(schema, registry=registry)
 
 
+def shown(value: Any) -> str:
+    """A value as a table's author wrote it: YAML's ``true``/``null``, text in quotes, short."""
+    if isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, (bool, type(None), list, dict)):
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    else:
+        text = str(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+YAML_BOOLEAN_HINT = " (YAML reads an unquoted yes, no, on, off, true or false as a boolean: quote it)"
+
+
+def message(error: ValidationError) -> str:
+    """The error in the author's terms: values as YAML writes them (``true``, not ``True``),
+    with a hint for YAML's most common surprise."""
+    kind, instance, expected = error.validator, error.instance, error.validator_value
+    if kind == "type":
+        types = expected if isinstance(expected, list) else [expected]
+        text = f"{shown(instance)} is not of type {' or '.join(repr(t) for t in types)}"
+        return text + (YAML_BOOLEAN_HINT if isinstance(instance, bool) and "string" in types else "")
+    if kind == "enum":
+        text = f"{shown(instance)} is not one of {', '.join(shown(v) for v in expected)}"
+        return text + (YAML_BOOLEAN_HINT if isinstance(instance, bool) and any(isinstance(v, str) for v in expected) else "")
+    if kind == "const":
+        return f"{shown(instance)} should be {shown(expected)}"
+    if error.message.startswith(repr(instance)):
+        return shown(instance) + error.message[len(repr(instance)):]
+    return error.message
+
+
 def _describe(error: ValidationError) -> ValidationError:
     """For a failed ``oneOf``/``anyOf``, the sub-error that explains it best."""
     if error.context:
@@ -104,7 +136,7 @@ def schema_problems(located: Located, schema_name: str, data: Any = None, partia
     for error in validator(schema_name, partial).iter_errors(document):
         best = _describe(error)
         path = list(best.absolute_path)
-        problems.append(located.problem(path, best.message))
+        problems.append(located.problem(path, message(best)))
     problems.sort(key=lambda p: (p.line or 0, p.path))
     if not problems and key is not None:
         cache.write("valid", key, True)
@@ -125,7 +157,7 @@ def _errors_against(schema_name: str, pointer: tuple[str, ...], canonical: str) 
     found = []
     for error in root.evolve(schema=schema).iter_errors(json.loads(canonical)):
         best = _describe(error)
-        found.append((tuple(best.absolute_path), best.message))
+        found.append((tuple(best.absolute_path), message(best)))
     if not found:
         cache.write("valid", key, True)
     return tuple(found)

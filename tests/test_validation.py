@@ -134,3 +134,21 @@ def test_a_yaml_alias_bomb_is_refused_not_expanded(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     [problem] = variant_problems(path)
     assert "aliases expand" in problem.message and problem.line is not None
+
+
+def test_values_are_shown_as_yaml_writes_them_with_a_hint_for_yes_and_no(tmp_path):
+    """`summary: no` is YAML's boolean false: the message says `false`, never Python's
+    `False`, and says why an author who meant the word gets it."""
+    path = broken_copy(tmp_path, "        summary: Lone hands are not counted.\n", "        summary: no\n")
+    [problem] = variant_problems(path)
+    assert problem.path == "$.options.lone-tally.choices[0].summary"
+    assert problem.message.startswith("false is not of type 'string'") and "quote it" in problem.message
+    assert "False" not in problem.message
+
+
+def test_an_option_value_set_wrongly_is_named_with_its_value_as_yaml(tmp_path):
+    path = broken_copy(tmp_path, "sets: {hand.round-2.stuck: dealer}", "sets: {hand.round-2.stuck: true}")
+    problems = variant_problems(path)
+    problem = next(p for p in problems if "stuck" in p.path)
+    assert problem.line == line_of(path, "sets: {hand.round-2.stuck: true}")
+    assert "set by option stick-the-dealer=true" in problem.message and "True" not in problem.message
