@@ -95,6 +95,10 @@ def _chosen(table: ResolvedTable) -> dict[str, Any]:
     return {k: v for k, v in table.selected.items() if options.get(k, {}).get("default") != v}
 
 
+def _option_flags(table: ResolvedTable) -> str:
+    return "".join(f" --option {k}={show(v)}" for k, v in sorted(_chosen(table).items()))
+
+
 def _engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="seconds to wait for each reply")
@@ -186,7 +190,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     records = []
     for divergence in result.divergences:
         records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
-                                          f"euchre-spec fuzz --variant {args.variant} --seed {args.seed}"))
+                                          f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}"))
     if report:
         report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
                           encoding="utf-8")
@@ -325,7 +329,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         for deviation in result.deviations:
             deviations.append(_report_divergence(
                 deviation, args, variant, make_engine, sent, reference_table, engine_name, argv, out,
-                f"euchre-spec identify --variant {variant} --seed {args.seed}", prefix="identify"))
+                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify"))
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:
             failed = True
