@@ -195,7 +195,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
                           encoding="utf-8")
     if result.divergences:
-        say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence in {result.hands:,} hands")
+        say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence ({result.hands:,} hands played in full)")
         return EXIT_FAILED
     say(f"[bold green]AGREED[/] on every step of {result.hands:,} hands")
     return EXIT_OK

@@ -234,6 +234,12 @@ def test_fuzz_command_agrees_on_the_reference_with_two_engines(tmp_path):
     assert report["coverage"]["clauses"]["follow-suit"] > 0
 
 
+def test_fuzz_command_plays_for_a_time_and_says_its_progress(tmp_path):
+    result = run_cli("fuzz", "--engine", "reference", "--variant", "two-hand", "--time", "3", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "AGREED on every step of" in result.stdout and "progress: " in result.stdout
+
+
 def test_fuzz_command_writes_the_shrunk_case_of_an_engine_with_a_house_rule(tmp_path):
     """An engine that always plays stick the dealer, though the table says otherwise."""
     fixed = ROOT / "tests" / "faulty_engines" / "fixed_options.py"
