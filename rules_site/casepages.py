@@ -84,9 +84,9 @@ def render_corpus_index(cases: list[SiteCase], variants: list[tuple[str, str]], 
 
 
 def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: str | None) -> str:
-    lines = []
-    if not case.hand_written:          # generated and perft cases stay out of the search index
-        lines += ["---", "search:", "  exclude: true", "---", ""]
+    # Case pages stay out of the search index (the corpus index, which is searched, lists every
+    # case by id and title): indexing a hundred scripts would double the build and the index.
+    lines = ["---", "search:", "  exclude: true", "---", ""]
     words = Notation(rep.table) if rep.table else None
     title = words.prose_text(case.title) if words else case.title
     lines += [f"# {md_text(title)}", ""]
