@@ -228,6 +228,21 @@ def _always(state: "State", seat: int, unit: int) -> bool:
     return True
 
 
+def always(state: "State", seat: int, unit: int) -> bool:
+    """The condition that always holds (an absent ``when``, ``eligible``)."""
+    return True
+
+
+def never(state: "State", seat: int, unit: int) -> bool:
+    """The condition that never holds (an absent ``forced``)."""
+    return False
+
+
+def nobody(state: "State") -> int:
+    """The seat reference that names no seat (an absent ``stuck``): -1."""
+    return -1
+
+
 def compile_condition(rules: "Rules", condition: Mapping[str, Any] | None) -> Predicate:
     """A condition mapping as one predicate (an empty or absent condition always holds)."""
     if not condition:

@@ -38,7 +38,7 @@ def compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[str
     """The lookup tables of a pack ``names`` (card tokens) under the table's ``ranking``."""
     index = {c: i for i, c in enumerate(names)}
     suit_index = {s: i for i, s in enumerate(suits)}
-    printed = [suit_index.get(notation.suit_of(c), -1) if notation.suit_of(c) else -1 for c in names]
+    printed = [suit_index.get(notation.suit_of(c) or "", -1) for c in names]
     n_suits = len(suits)
     benny_name = ranking.get("benny")
     benny = index[benny_name] if benny_name else -1

@@ -57,7 +57,7 @@ class MaskTokens:
         self.chunks = []
         for base in range(0, pieces * self.bits, self.bits):
             part = tokens[base:base + self.bits]
-            table = [()] * (1 << len(part))
+            table: list[tuple[str, ...]] = [()] * (1 << len(part))
             for mask in range(1, 1 << len(part)):
                 top = mask.bit_length() - 1          # extend the list without the top card
                 table[mask] = table[mask ^ (1 << top)] + (part[top],)
@@ -142,15 +142,14 @@ class Rules:
     # -- cards and ranking ---------------------------------------------------------------
     def _compile_cards(self, deck: Mapping[str, Any], ranking: Mapping[str, Any]) -> None:
         self.suits: tuple[str, ...] = tuple(deck["suits"])
-        names = deck_cards(deck)
+        names = deck_cards(dict(deck))
         self.card_names: tuple[str, ...] = tuple(names)
         self.card_index: dict[str, int] = {c: i for i, c in enumerate(names)}
         self.n_cards = len(names)
         self.bit: tuple[int, ...] = tuple(1 << i for i in range(self.n_cards))
         self.full_mask = (1 << self.n_cards) - 1
         suit_index = {s: i for i, s in enumerate(self.suits)}
-        self.printed_suit: tuple[int, ...] = tuple(
-            suit_index.get(notation.suit_of(c), -1) if notation.suit_of(c) else -1 for c in names)
+        self.printed_suit: tuple[int, ...] = tuple(suit_index.get(notation.suit_of(c) or "", -1) for c in names)
         self.NT = len(self.suits)                      # the trump context of no-trumps
         self.NL = len(self.suits) + 1                  # of low no-trumps
         self.contexts = len(self.suits) + 2

@@ -26,14 +26,14 @@ at once or waits for a decision) and the decisions it waits for.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .errors import ActionError, ILLEGAL_ACTION, OUT_OF_TURN, WRONG_PHASE, SpecError
 from .rules import AGAINST_REST, CALLED, EACH_ALONE, PLAY, TEAMS, Deal, Rules
 from .scoring import award_points, recipients
 from .steps import (ALONE, AUCTION, BIDDING, DEFEND_ALONE, EXCHANGE, FORCE_BID, GIVE, MAKE_TRUMPS, NAME, OFFER,
                     PARTNER, PROPOSAL, QUEUE_DEFENDERS, QUEUE_EVERYONE, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS,
-                    SET_TRUMPS, SIT_OUT, SWAP, THROW_IN, TRUMPS, Step)
+                    NO_STEP, SET_TRUMPS, SIT_OUT, SWAP, THROW_IN, TRUMPS, Step)
 from .steps import PLAY as PLAY_STEP
 
 # Phases with fixed names (a step names its own decisions' phase; see the table's `hand`).
@@ -109,7 +109,7 @@ class State:
         self.discarded: list[int] = []
         self.pending: list = []             # exchange rules still to apply
         self.cursor = 0
-        self.step: Step | None = None
+        self.step: Step = NO_STEP           # the step running (NO_STEP between hands)
         self.queue: list[int] = []
         self.offered = -1
         self.auction_passed = 0
@@ -211,15 +211,64 @@ class State:
 
     def clone(self, keep_events: bool = True) -> "State":
         """An independent copy. A search (perft) passes ``keep_events=False``: the copy's
-        event log then records nothing, which makes copying several times cheaper."""
-        other = object.__new__(State)
-        for name in _SHARED_SLOTS:             # immutable values, or never changed in place
-            setattr(other, name, getattr(self, name))
-        for name in _LIST_SLOTS:
-            setattr(other, name, list(getattr(self, name)))
-        other.discards = [list(entry) for entry in self.discards]
-        other.counters = {key: list(values) for key, values in self.counters.items()}
-        other.events = list(self.events) if keep_events else _NO_EVENTS
+        event log then starts empty instead of copying the game's, which makes copying
+        several times cheaper."""
+        other = _blank(self.rules)
+        # Values that are immutable or only ever replaced whole are shared; lists changed in
+        # place are copied. Spelled out, not looped over: this is perft's inner loop.
+        other.rules = self.rules
+        other.dealer = self.dealer
+        other.hand_number = self.hand_number
+        other.phase = self.phase
+        other.mode = self.mode
+        other.to_act = self.to_act
+        other.upcard = self.upcard
+        other.widow = self.widow
+        other.proposal = self.proposal
+        other.turned_down = self.turned_down
+        other.round = self.round
+        other.trump = self.trump
+        other.maker = self.maker
+        other.bid = self.bid
+        other.alone = self.alone
+        other.defender_alone = self.defender_alone
+        other.active = self.active
+        other.discard_limit = self.discard_limit
+        other.discard_free = self.discard_free
+        other.resume = self.resume
+        other.cursor = self.cursor
+        other.step = self.step
+        other.offered = self.offered
+        other.auction_passed = self.auction_passed
+        other.high_bid = self.high_bid
+        other.high_bidder = self.high_bidder
+        other.leader = self.leader
+        other.led = self.led
+        other.n_active = self.n_active
+        other.hand_points = self.hand_points
+        other.last_row = self.last_row
+        other.winner = self.winner
+        other.upcard_taken = self.upcard_taken
+        other.thrown_in = self.thrown_in
+        other.partner = self.partner
+        other.partner_shown = self.partner_shown
+        other.called = self.called
+        other.swap_seat = self.swap_seat
+        other.scores = self.scores[:]
+        other.hands = self.hands[:]
+        other.kitty = self.kitty[:]
+        other.taken = self.taken[:]
+        other.discarded = self.discarded[:]
+        other.pending = self.pending[:]
+        other.queue = self.queue[:]
+        other.trick = self.trick[:]
+        other.tricks = self.tricks[:]
+        other.tricks_won = self.tricks_won[:]
+        other.next_of = self.next_of[:]
+        other.givers = self.givers[:]
+        other.discards = [entry[:] for entry in self.discards]
+        other.counters = {key: values[:] for key, values in self.counters.items()}
+        other.events = self.events[:] if keep_events else []
         return other
 
     # -- sides of the hand ------------------------------------------------------------------------
@@ -361,7 +410,7 @@ class State:
         step, r = self.step, self.rules
         if step.order:
             return ["pass", "order"]
-        stuck = step.stuck is not None and step.stuck(self) == self.to_act
+        stuck = step.stuck(self) == self.to_act
         legal = [] if stuck else ["pass"]
         for suit, token in enumerate(r.call_token[:r.NT]):
             if suit != self.turned_down or step.turned_down_allowed:
@@ -496,10 +545,10 @@ class State:
         step = self.step
         while self.queue:
             seat = self.queue[0]
-            if not self.active >> seat & 1 or (step.eligible is not None and not step.eligible(self, seat, -1)):
+            if not self.active >> seat & 1 or not step.eligible(self, seat, -1):
                 self.queue.pop(0)
                 continue
-            if step.forced is not None and step.forced(self, seat, -1):
+            if step.forced(self, seat, -1):
                 self.queue.pop(0)
                 if self._accept(step, seat):
                     return True
@@ -697,9 +746,9 @@ class State:
         r = self.rules
         start = r.left[self.dealer]
         if self.maker >= 0:
-            for when, seat in step.lead:
+            for when, leader in step.lead:
                 if when(self, -1, -1):
-                    start = seat(self)
+                    start = leader(self)
                     break
         active = self.active
         while not active >> start & 1:
@@ -962,19 +1011,6 @@ class State:
         return view
 
 
-class _NullLog(list):
-    """An event log that keeps nothing (for the copies a search makes)."""
-
-    def append(self, item) -> None:
-        pass
-
-
-_NO_EVENTS = _NullLog()
-# How clone() copies each slot: lists that are changed in place are copied; the rest
-# (ints, strings, tuples, the rules, the current step, lists only ever replaced whole) are shared.
-_LIST_SLOTS = ("scores", "hands", "kitty", "taken", "discarded", "queue", "trick", "tricks",
-               "tricks_won", "next_of", "pending", "givers")
-_SHARED_SLOTS = tuple(name for name in State.__slots__ if name not in _LIST_SLOTS + ("discards", "events", "counters"))
 
 
 def _none(state: State) -> list[str]:
@@ -996,6 +1032,24 @@ _BEGIN = {
     FORCE_BID: State._begin_force_bid, SET_TRUMPS: State._begin_set_trumps, THROW_IN: State._begin_throw_in,
     OFFER: State._begin_offer, EXCHANGE: State._begin_exchange, GIVE: State._begin_give, PLAY_STEP: State._begin_play,
 }
+
+
+def _blank_uninitialised(rules: Rules) -> State:
+    """A state with no fields set, for :meth:`State.clone` to fill (pure Python)."""
+    return object.__new__(State)
+
+
+def _blank_initialised(rules: Rules) -> State:
+    """A new state for :meth:`State.clone` to overwrite (compiled: a native class cannot be
+    created without its ``__init__``)."""
+    return State(rules, 0)
+
+
+try:
+    object.__new__(State)
+    _blank: Callable[[Rules], State] = _blank_uninitialised
+except TypeError:
+    _blank = _blank_initialised
 
 
 def new_game(rules: Rules, dealer: int | None = None, *, rng: random.Random | None = None,

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .conditions import Predicate, SeatFunction, card_mask, compile_condition, seat_function, strain_index
+from .conditions import (Predicate, SeatFunction, always, card_mask, compile_condition, never, nobody, seat_function,
+                         strain_index)
 
 if TYPE_CHECKING:                      # pragma: no cover
     from .rules import Rules
@@ -66,15 +67,15 @@ class Step:
     when: Predicate
     number: int = 0                                  # make-trumps: the bidding round (1, 2, ...)
     # name
-    who: SeatFunction | None = None
+    who: SeatFunction = nobody
     names: tuple[int, ...] = ()                      # trump contexts that may be named
     effect: int = -1
     # make-trumps
-    start: SeatFunction | None = None
+    start: SeatFunction = nobody
     order: bool = False                              # accept the proposal (else name a suit)
     turned_down_allowed: bool = False
     no_trump: bool = False
-    stuck: SeatFunction | None = None
+    stuck: SeatFunction = nobody                     # the seat that may not pass, or nobody
     # auction
     bids: tuple[int, ...] = ()                       # indices into Rules.bid_list
     until_passed: bool = True
@@ -84,12 +85,12 @@ class Step:
     same_dealer: bool = False
     # offer
     queue: int = -1                                  # a QUEUE_*, or -1 for the single seat `target`
-    target: SeatFunction | None = None
+    target: SeatFunction = nobody
     accept: str = ""
     decline: str = "pass"
     first_accept_ends: bool = True
-    eligible: Predicate | None = None
-    forced: Predicate | None = None
+    eligible: Predicate = always
+    forced: Predicate = never
     swap_count: int = 0
     swap_mask: int = 0
     # exchange
@@ -101,6 +102,9 @@ class Step:
     receiver_may_refuse: bool = True
     # play
     lead: tuple[tuple[Predicate, SeatFunction], ...] = ()
+
+
+NO_STEP = Step(id="", kind=-1, phase="", clause=None, when=always)   # the step of a state between hands
 
 
 def _queue(rules: "Rules", spec: Any) -> tuple[int, SeatFunction]:
@@ -129,7 +133,7 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             step = Step(phase=phase or f"bid-round-{rounds}", number=rounds, start=seat_function(rules, spec["from"]),
                         order=spec["action"] == "order", turned_down_allowed=spec.get("turned-down") == "allowed",
                         no_trump=bool(spec.get("no-trump")),
-                        stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else None, **common)
+                        stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else nobody, **common)
         elif kind == AUCTION:
             first = len(rules.bid_list)
             ids = [b["id"] for b in spec["bids"]]
@@ -158,8 +162,8 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             step = Step(phase=phase or spec["id"], queue=queue, target=target, accept=spec["accept"],
                         decline=spec.get("decline", "pass"), effect=EFFECTS[spec["effect"]],
                         first_accept_ends=spec.get("stop", "first-accept") == "first-accept",
-                        eligible=compile_condition(rules, spec["eligible"]) if "eligible" in spec else None,
-                        forced=compile_condition(rules, spec["forced"]) if "forced" in spec else None,
+                        eligible=compile_condition(rules, spec["eligible"]) if "eligible" in spec else always,
+                        forced=compile_condition(rules, spec["forced"]) if "forced" in spec else never,
                         swap_count=swap.get("count", 0),
                         swap_mask=card_mask(rules, swap["of"]) if "of" in swap else rules.full_mask, **common)
         elif kind == EXCHANGE:
@@ -189,4 +193,4 @@ def offer_tokens(table: Mapping[str, Any]) -> set[str]:
     return words
 
 
-__all__ = ["Step", "Take", "Bid", "compile_steps", "offer_tokens", "Callable"]
+__all__ = ["Step", "Take", "Bid", "NO_STEP", "compile_steps", "offer_tokens", "Callable"]

@@ -552,7 +552,7 @@ class _Hand:
         raw = rec.calls[self.call]
         seat = (rec.dealer + 1 + self.call) % r.n
         token = _call_token(raw)
-        if st.step.stuck is not None and st.step.stuck(st) == seat:
+        if st.step.stuck(st) == seat:
             self.features.add("stick-the-dealer")
         phase = st.phase
         self.call += 1
