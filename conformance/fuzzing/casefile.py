@@ -62,6 +62,8 @@ def case_data(divergence: Divergence, variant: str, table: ResolvedTable, case_i
             if position.hand == h and position.step == s:
                 if position.kind == "act" and expect:
                     item["expect"] = expect
+                if position.kind == "view" and expect and step.views:
+                    item["view"] = {"seat": step.views[-1], "expect": expect}
                 item["clause"] = clause
                 item["why"] = _why(divergence, unstated)
             steps.append(item)

@@ -106,4 +106,6 @@ class ClauseIndex:
             found = self.first(("going-alone",))
         elif "defender_alone" in fields:
             found = self.first(("defending-alone",))
+        elif "partner" in fields:
+            found = self.first(("call-partner", "called-partner", "partner"))
         return found or self.for_phase(phase) or (self.ids[0] if self.ids else "rules")

@@ -46,6 +46,7 @@ class Coverage:
     games: int = 0
     steps: int = 0
     probes: int = 0
+    views: int = 0
     phases: Counter = field(default_factory=Counter)        # steps taken in each phase
     moves: Counter = field(default_factory=Counter)         # (phase, kind of action)
     situations: Counter = field(default_factory=Counter)    # hands in which each situation arose
@@ -99,6 +100,7 @@ class Coverage:
         self.games += other.games
         self.steps += other.steps
         self.probes += other.probes
+        self.views += other.views
         self.phases.update(other.phases)
         self.moves.update(other.moves)
         self.situations.update(other.situations)
@@ -142,7 +144,7 @@ class Coverage:
 
     def to_json(self, index: ClauseIndex | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "hands": self.hands, "games": self.games, "steps": self.steps, "probes": self.probes,
+            "hands": self.hands, "games": self.games, "steps": self.steps, "probes": self.probes, "views": self.views,
             "phases": dict(self.phases), "setups": dict(self.setups), "situations": {s: self.situations.get(s, 0) for s in SITUATIONS},
             "scoring_rows": {str(k) if k is not None else "thrown-in": v for k, v in self.rows.items()},
         }

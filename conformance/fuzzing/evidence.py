@@ -85,16 +85,14 @@ class Round:
 class Panel:
     """The engine and the hypotheses' references, playing the engine's game together."""
 
-    def __init__(self, lockstep: Lockstep, variant: str, base: Hypothesis, alternatives: list[Hypothesis],
-                 units: int):
+    def __init__(self, lockstep: Lockstep, variant: str, base: Hypothesis, alternatives: list[Hypothesis]):
         self.lockstep = lockstep
         self.variant = variant
         self.base = base
         self.alternatives = alternatives
-        self.units = units
         for hypothesis in [base, *alternatives]:
             if hypothesis.policy is None:
-                hypothesis.policy = Policy(hypothesis.reference.engine.rules, hypothesis.reference, units, probes=0.0)
+                hypothesis.policy = Policy(hypothesis.reference.engine.rules, hypothesis.reference, probes=0.0)
         self.rules = base.policy.rules
         # The packs other than the base's, each with the hypotheses that use it: a deal
         # from another pack is drawn from one of them, every pack as often as any other.

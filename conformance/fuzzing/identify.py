@@ -204,8 +204,7 @@ class Identifier:
                 if other is not None:
                     alternatives[other.key] = (key, value)
                     others.append(other)
-        units = len(hypothesis.reference.handle({"type": "new_game", "dealer": 0})["state"]["scores"])
-        return Panel(self.lockstep, self.variant, hypothesis, others, units), alternatives
+        return Panel(self.lockstep, self.variant, hypothesis, others), alternatives
 
     def _round(self, panel: Panel) -> Round:
         tally = Round()

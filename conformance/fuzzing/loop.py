@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from reference_impl import load_rules
@@ -144,9 +144,7 @@ class Fuzzer:
         coverage = Coverage()
         try:
             lockstep.begin()
-            policy = Policy(self.rules, Reference(self.variant, self.reference_table),
-                            units=len(lockstep.reference.handle({"type": "new_game", "dealer": 0})["state"]["scores"]),
-                            probes=self.probes)
+            policy = Policy(self.rules, Reference(self.variant, self.reference_table), probes=self.probes)
             with self._lock:
                 self.result.hello = self.result.hello or dict(lockstep.hello)
             self._ready.wait()
@@ -205,6 +203,8 @@ class Fuzzer:
     def play_game(self, lockstep: Lockstep, policy: Policy, game: int, coverage: Coverage) -> Divergence | None:
         """Play game number ``game``; the divergence that ended it, if one did."""
         rng = random.Random(f"{self.seed}:{game}")
+        side = random.Random(f"{self.seed}:{game}:side")   # probes and views: the game is the same without them
+        views = "seat-view" in (lockstep.hello.get("commands") or [])
         lockstep.begin()
         setup = policy.setup(rng, lockstep.refused)
         script = Script(setup)
@@ -233,7 +233,7 @@ class Fuzzer:
             state = expected["state"]
             mood = policy.mood(rng)
             while state["to_act"] is not None:
-                probe = policy.probe(rng, state)
+                probe = policy.probe(side, state)
                 if probe is not None:
                     coverage.probes += 1
                     found = self._probe(lockstep, script, hand, h, probe, state, game)
@@ -251,6 +251,14 @@ class Fuzzer:
                     return self._divergence(script, Position("act", h, len(hand.steps) - 1), phase, expected, actual,
                                             differences, game)
                 state = expected["state"]
+                seat = policy.view(side) if views else None
+                if seat is not None:
+                    coverage.views += 1
+                    hand.steps[-1] = replace(hand.steps[-1], views=(seat,))
+                    expected, actual, differences = lockstep.send({"type": "state", "seat": seat})
+                    if differences:
+                        return self._divergence(script, Position("view", h, len(hand.steps) - 1), state["phase"],
+                                                expected, actual, differences, game)
             coverage.hand_end(state)
             self._hands_done += 1             # for progress only: an approximate count is enough
             if self.progress is not None:

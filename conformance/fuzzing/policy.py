@@ -26,8 +26,10 @@ BIDDING_PHASES = ("bid-round-1", "bid-round-2", "auction")
 PASS_ODDS = {"bid-round-1": (0.3, 0.7, 0.9, 1.0), "bid-round-2": (0.3, 0.7, 0.95), "auction": (0.3, 0.6, 0.85, 1.0)}
 OFFER_ODDS = (0.0, 0.3, 0.8)                     # chance of accepting an offer (anything but pass)
 NEAR_TARGET = 0.6                                # games that start a few points short of the target
+LEVEL_SCORES = 0.3                               # of those, games in which every side has the same score
 FIRST_DEALER_BY_CARDS = 0.25                     # games whose first dealer is chosen by cards
 SPECIAL_UPCARD = 0.15                            # deals that turn up a card changing the bidding
+VIEWS = 0.05                                     # steps after which a seat's view is compared (seat-view engines)
 SPECIAL_DEAL = 0.1                               # deals that start a hand unlike most deals do
 SPECIAL_SAMPLES = 200                            # random deals looked at to find those
 OPENING = 3                                      # steps (passing where one may) that tell how a hand starts
@@ -79,9 +81,9 @@ def choose(rng: random.Random, legal: Sequence[str], phase: str, mood: Mood) -> 
 class Policy:
     """Setups, deals and moves for one rule table."""
 
-    def __init__(self, rules: Rules, reference: Reference, units: int, probes: float = 0.03):
+    def __init__(self, rules: Rules, reference: Reference, probes: float = 0.03):
         self.rules = rules
-        self.units = units
+        self.start = list(reference.handle({"type": "new_game", "dealer": 0})["state"]["scores"])
         self.probes = probes
         self.target = game_target(rules)
         self.first_dealer_by_cards = _first_dealer_by_cards(rules, reference)
@@ -105,9 +107,21 @@ class Policy:
             setup = {"first_dealer": {"cards": cards, "start": rng.randrange(self.rules.n)}}
         else:
             setup = {"dealer": rng.randrange(self.rules.n)}
-        if "scores" not in refused and self.target and rng.random() < near_target:
-            setup["scores"] = [self.target - rng.randint(1, max(1, self.target // 2)) for _ in range(self.units)]
+        if "scores" not in refused and self.target is not None and rng.random() < near_target:
+            scores = [self._near_target(rng, start) for start in self.start]
+            if None not in scores:
+                if rng.random() < LEVEL_SCORES:
+                    scores = [scores[0]] * len(scores)      # level scores: several may reach the target together
+                setup["scores"] = scores
         return setup
+
+    def _near_target(self, rng: random.Random, start: int) -> int | None:
+        """A score a few points short of the target, counting up from ``start`` or down."""
+        span = abs(self.target - start)
+        if span == 0:
+            return None                                    # no target to approach (a game of fixed deals)
+        step = rng.randint(1, max(1, span // 2))
+        return self.target - step if start < self.target else self.target + step
 
     def deal(self, rng: random.Random, dealer: int) -> dict[str, Any]:
         """A random deal; now and then one that starts the hand unusually (a weak hand its
@@ -125,6 +139,10 @@ class Policy:
 
     def mood(self, rng: random.Random) -> Mood:
         return Mood(rng)
+
+    def view(self, rng: random.Random) -> int | None:
+        """Now and then, a seat whose view of the game (``state`` with a ``seat``) is compared."""
+        return rng.randrange(self.rules.n) if rng.random() < VIEWS else None
 
     def probe(self, rng: random.Random, state: dict[str, Any]) -> tuple[int, str] | None:
         """Now and then, a request the rules must refuse: a token that is not legal, or a
@@ -156,14 +174,14 @@ def rotated(deal: Deal, dealer: int, players: int) -> Deal:
 
 
 def game_target(rules: Rules) -> int | None:
-    """The table's game target, where it has one."""
+    """The table's game target (0 where the game counts down to it, or has none), if it has one."""
     game = rules.table.get("game") or {}
     target = game.get("target") if isinstance(game, dict) else None
     if isinstance(target, dict):
         target = target.get("points", target.get("value"))
     if not isinstance(target, int) or isinstance(target, bool):
         target = getattr(rules, "target", None)
-    return target if isinstance(target, int) and not isinstance(target, bool) and target > 0 else None
+    return target if isinstance(target, int) and not isinstance(target, bool) else None
 
 
 def _first_dealer_by_cards(rules: Rules, reference: Reference) -> bool:

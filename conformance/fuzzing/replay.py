@@ -1,6 +1,6 @@
 """Replaying a script on the engine and the reference, up to their first disagreement.
 
-The shrinker rewrites scripts blindly (another move here, another card there), so a
+Seats' views asked for after a step are asked for again. The shrinker rewrites scripts blindly (another move here, another card there), so a
 replay may *repair* them: a move the rules no longer allow is replaced by a legal one of
 the same kind (another card for a card), a probe the rules now accept becomes a move, and
 once the scripted moves of the last hand run out the hand may be *completed* with the
@@ -9,7 +9,7 @@ first legal move at each step. What was actually played comes back as a script o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .clauses import ClauseIndex
@@ -101,6 +101,11 @@ def replay(lockstep: Lockstep, script: Script, clauses: ClauseIndex, repair: boo
             if differences:
                 return diverged(Position("act", h, index), phase, expected, actual, differences)
             state = expected["state"]
+            for viewer in step.views if step is not None else ():
+                out.steps[index] = replace(out.steps[index], views=out.steps[index].views + (viewer,))
+                expected, actual, differences = lockstep.send({"type": "state", "seat": viewer})
+                if differences:
+                    return diverged(Position("view", h, index), state["phase"], expected, actual, differences)
     return result
 
 

@@ -18,6 +18,7 @@ class Step:
     action: str
     probe: bool = False
     reject: str | None = None      # for a probe: the category the reference refused it with
+    views: tuple[int, ...] = ()    # seats whose view (``state`` with a ``seat``) is asked for after the step
 
 
 @dataclass
@@ -48,11 +49,13 @@ class Script:
                                                                          "action": step.action}
                 if step.probe:
                     yield Position("state", h, s), {"type": "state"}
+                for seat in step.views:
+                    yield Position("view", h, s), {"type": "state", "seat": seat}
 
     def to_json(self) -> dict[str, Any]:
         return {"setup": self.setup, "hands": [{"deal": hand.deal, "steps": [
-            {"seat": s.seat, "action": s.action, **({"probe": True} if s.probe else {})} for s in hand.steps]}
-            for hand in self.hands]}
+            {"seat": s.seat, "action": s.action, **({"probe": True} if s.probe else {}),
+             **({"views": list(s.views)} if s.views else {})} for s in hand.steps]} for hand in self.hands]}
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,8 @@ class Position:
             return "the new game"
         if self.kind == "deal":
             return f"hand {self.hand + 1}, the deal"
-        what = {"act": "step", "probe": "step (a request to refuse)", "state": "state after the refused step"}[self.kind]
+        what = {"act": "step", "probe": "step (a request to refuse)", "state": "state after the refused step",
+                "view": "a seat's view after step"}[self.kind]
         return f"hand {self.hand + 1}, {what} {self.step + 1}"
 
 
@@ -79,6 +83,8 @@ def truncated(script: Script, position: Position) -> Script:
     hands = [Hand(hand.deal, list(hand.steps)) for hand in script.hands[:position.hand + 1]]
     last = hands[-1]
     last.steps = [] if position.kind == "deal" else last.steps[:position.step + 1]
+    if last.steps and position.kind != "view":         # the views asked after the step come after it
+        last.steps[-1] = replace(last.steps[-1], views=())
     return Script(dict(script.setup), hands)
 
 

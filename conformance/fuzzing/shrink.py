@@ -8,12 +8,13 @@ steps, then plainer setups and cards. The rewrites, tried in turn until none hel
 
 1. start at the diverging hand (the game's scores and dealer at that point given in
    ``new_game``), or drop one earlier hand;
-2. drop a probe;
+2. drop a probe (or a seat's view);
 3. plainer setup: scores lowered to zero, the first-dealer cards cut short;
-4. replace a move by another legal one (a bid instead of a pass ends the bidding sooner,
+4. take the diverging step earlier, the moves between left out;
+5. replace a move by another legal one (a bid instead of a pass ends the bidding sooner,
    going alone shortens the play), the rest of the hand repaired, or followed at once by
    the diverging step;
-5. simpler cards: each position of the deal given the card a canonical deal has there
+6. simpler cards: each position of the deal given the card a canonical deal has there
    (the two cards change places, and so do the moves that name them).
 
 Every candidate costs one replay of a short game, so the work is bounded by a number of
@@ -23,7 +24,7 @@ replays and by a time budget.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from reference_impl import Rules
@@ -104,7 +105,7 @@ def _swap_cards(hand: Hand, a: str, b: str) -> Hand:
     steps = []
     for step in hand.steps:
         verb, sep, arg = step.action.partition(":")
-        steps.append(Step(step.seat, f"{verb}:{card(arg)}" if sep and len(arg) == 2 else step.action, step.probe))
+        steps.append(replace(step, action=f"{verb}:{card(arg)}" if sep and len(arg) == 2 else step.action))
     return Hand(deal, steps)
 
 
@@ -155,7 +156,8 @@ class Shrinker:
         self.deadline = started + self.seconds
         best = divergence
         target = divergence.signature
-        kinds = (self._fewer_hands, self._fewer_probes, self._plainer_setup, self._other_moves, self._plainer_cards)
+        kinds = (self._fewer_hands, self._fewer_probes, self._plainer_setup, self._straight_on, self._other_moves,
+                 self._plainer_cards)
         improving = True
         while improving and not self._spent():
             improving = False
@@ -191,6 +193,7 @@ class Shrinker:
             yield k + 1, Script(dict(script.setup), script.hands[:k] + script.hands[k + 1:])
 
     def _fewer_probes(self, best: Divergence, cursor: int) -> Iterator[tuple[int, Script]]:
+        """Without a request to refuse, or a seat's view, that is not where the engine diverged."""
         script = best.script
         index = 0
         for h, hand in enumerate(script.hands):
@@ -202,6 +205,24 @@ class Shrinker:
                         del copy.hands[h].steps[s]
                         yield index, copy
                     index += 1
+                elif step.views and not (last and best.position.kind == "view"):
+                    if index >= cursor:
+                        copy = script.copy()
+                        copy.hands[h].steps[s] = replace(step, views=())
+                        yield index, copy
+                    index += 1
+
+    def _straight_on(self, best: Divergence, cursor: int) -> Iterator[tuple[int, Script]]:
+        """The last hand's diverging step taken earlier, the moves between left out (a request
+        to refuse may be refused as well at the first bid as at the fourth)."""
+        script = best.script
+        if not script.hands or len(script.hands[-1].steps) < 2:
+            return
+        steps = script.hands[-1].steps
+        for s in range(cursor, len(steps) - 1):
+            copy = script.copy()
+            copy.hands[-1].steps = steps[:s] + [steps[-1]]
+            yield s, copy
 
     def _other_moves(self, best: Divergence, cursor: int) -> Iterator[tuple[int, Script]]:
         script = best.script
