@@ -219,6 +219,31 @@ def test_a_refusal_probe_becomes_a_reject_step(tmp_path):
     assert cases[0].hands[-1]["steps"][-1]["reject"] == "out_of_turn"
 
 
+def test_a_seats_view_is_compared_and_written_as_a_view_step(tmp_path):
+    """An engine whose seat views show seat 0's hand as empty instead of hidden."""
+    def leaky(_: int, line: bytes) -> bytes:
+        return line.replace(b'"hands":[null', b'"hands":[[]', 1)
+
+    def make() -> InProcessEngine:
+        return InProcessEngine(transform=leaky)
+
+    table = resolve("euchre")
+    found = Fuzzer(make, "euchre", table, seed=2, hands=300, probes=0).run().divergences[0]
+    assert found.position.kind == "view" and [d.field for d in found.differences] == ["hands"]
+    small = shrink_divergence(make, "euchre", table, table, found, seconds=30).divergence
+    assert small.position.kind == "view" and small.steps <= found.steps
+    path = write_divergence(tmp_path, small, "euchre", table, 2, "leaky views", "a test")
+    cases, problems = load_case_file(path)
+    assert problems == []
+    last = cases[0].hands[-1]["steps"][-1]
+    assert last["view"]["seat"] != 0 and last["view"]["expect"]["hands"][0] is None
+    session = Session(engine_command("reference"))
+    try:
+        assert session.run(cases[0]).outcome == "pass"
+    finally:
+        session.close()
+
+
 # -- the command line --------------------------------------------------------------------------------
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, capture_output=True, text=True,
