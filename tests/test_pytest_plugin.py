@@ -16,15 +16,27 @@ def corpus_size(variant: str | None = None) -> int:
     return sum(1 for case in cases if variant in (None, case.variant))
 
 
-def test_every_case_is_an_item_and_passes_on_the_reference_under_xdist(pytester):
-    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "-p", "no:cacheprovider", "-n", "2")
-    result.assert_outcomes(passed=corpus_size())
+def test_every_case_is_an_item(pytester):
+    """Collected, not run: the corpus gate runs every case already."""
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "-p", "no:cacheprovider", "--collect-only", "-q")
+    assert result.ret == 0
+    items = [line for line in result.stdout.lines if "euchre-spec/" in line]
+    assert len(items) == corpus_size()
 
 
-def test_serial_run_of_one_variant(pytester):
+def test_the_cases_of_one_variant_pass_under_xdist(pytester):
     result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-variant", "two-hand",
-                                           "-p", "no:cacheprovider")
+                                           "-p", "no:cacheprovider", "-n", "2")
     result.assert_outcomes(passed=corpus_size("two-hand"))
+
+
+def test_serial_run_of_selected_cases(pytester):
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-case", "made-*",
+                                           "--euchre-case", "two-hand-dummy-*", "-p", "no:cacheprovider")
+    cases, _ = load_cases(tags=load_corpus_meta().tags)
+    expected = sum(1 for c in cases if c.id.startswith(("made-", "two-hand-dummy-")))
+    assert expected >= 5
+    result.assert_outcomes(passed=expected)
 
 
 def test_a_failing_case_fails_with_its_step_and_rule(pytester):
