@@ -73,6 +73,26 @@ def by_table(cases: list[Case]) -> list[Case]:
     return sorted(cases, key=lambda c: (c.table.sha256 if c.table else "", c.id))
 
 
+def case_cost(case: Case) -> int:
+    """A rough measure of a case's work for the engine: its steps, and the positions its
+    perft counts visit (a node costs about a tenth of a scripted step)."""
+    cost = 1
+    for hand in case.hands:
+        cost += len(hand.get("steps", ()))
+        cost += sum(int(count.get("nodes", 0)) for count in hand.get("perft", ())) // 10
+    return cost
+
+
+def table_groups(cases: list[Case]) -> list[list[Case]]:
+    """The cases grouped by rule table, the costliest group first: workers take whole groups
+    (each engine then compiles a table once) and the long ones start first, so that no
+    worker is left with a long group at the end while the others idle."""
+    groups: dict[str, list[Case]] = {}
+    for case in by_table(cases):
+        groups.setdefault(case.table.sha256 if case.table else "", []).append(case)
+    return sorted(groups.values(), key=lambda group: (-sum(case_cost(c) for c in group), group[0].id))
+
+
 def apply_skip_list(result: CaseResult, skips: SkipList | None) -> CaseResult:
     if skips is None:
         return result
@@ -112,8 +132,8 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
     accounts for every case; the reason for stopping is appended to ``stopped``.
     """
     todo: queue.Queue = queue.Queue()
-    for index, case in enumerate(by_table(cases)):
-        todo.put((index, case))
+    for group in table_groups(cases):
+        todo.put(group)
     done: queue.Queue = queue.Queue()
     stop = threading.Event()
     failures = 0
@@ -128,33 +148,38 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
         try:
             while True:
                 try:
-                    index, case = todo.get_nowait()
+                    group = todo.get_nowait()
                 except queue.Empty:
                     return
-                if stop.is_set():
-                    done.put(CaseResult(case, "skipped", 0.0, detail=reason))
-                    continue
-                result = apply_skip_list(session.run(case), skips)
-                if hello_callback is not None and session.engine.hello is not None:
-                    hello_callback(session.engine.hello)
-                with lock:
-                    if result.outcome in FAILING:
-                        failures += 1
-                        if max_fail is not None and failures >= max_fail and not stop.is_set():
-                            stop.set()
-                            if stopped is not None:
-                                stopped.append(f"stopped after {failures} unexpected failure(s) (--max-fail {max_fail})")
-                    unresponsive = unresponsive + 1 if engine_unresponsive(result) else 0
-                    if give_up_after and unresponsive >= give_up_after and not stop.is_set():
-                        reason = f"not run: the engine failed to start or answer in {unresponsive} cases in a row"
-                        stop.set()
-                        if stopped is not None:
-                            stopped.append(f"gave up: the engine failed to start or answer in {unresponsive} cases in a row "
-                                           f"(last: {result.failure.message if result.failure else result.outcome})")
-                done.put(result)
+                for case in group:
+                    if stop.is_set():
+                        done.put(CaseResult(case, "skipped", 0.0, detail=reason))
+                        continue
+                    run_one(session, case)
         finally:
             session.close()
             done.put(None)
+
+    def run_one(session: Session, case: Case) -> None:
+        nonlocal failures, unresponsive, reason
+        result = apply_skip_list(session.run(case), skips)
+        if hello_callback is not None and session.engine.hello is not None:
+            hello_callback(session.engine.hello)
+        with lock:
+            if result.outcome in FAILING:
+                failures += 1
+                if max_fail is not None and failures >= max_fail and not stop.is_set():
+                    stop.set()
+                    if stopped is not None:
+                        stopped.append(f"stopped after {failures} unexpected failure(s) (--max-fail {max_fail})")
+            unresponsive = unresponsive + 1 if engine_unresponsive(result) else 0
+            if give_up_after and unresponsive >= give_up_after and not stop.is_set():
+                reason = f"not run: the engine failed to start or answer in {unresponsive} cases in a row"
+                stop.set()
+                if stopped is not None:
+                    stopped.append(f"gave up: the engine failed to start or answer in {unresponsive} cases in a row "
+                                   f"(last: {result.failure.message if result.failure else result.outcome})")
+        done.put(result)
 
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, min(jobs, len(cases) or 1)))]
     for thread in threads:
