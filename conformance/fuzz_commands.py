@@ -24,9 +24,9 @@ from reference_impl.resolve import ResolvedTable, resolve
 from .console import console, error, escape, is_terminal, plain, say, warn
 from .engine_process import EngineFailure, engine_command
 from .fuzzing.casefile import write_divergence
-from .fuzzing.divergence import Divergence
 from .fuzzing.clauses import ClauseIndex
 from .fuzzing.coverage import SITUATIONS, Coverage
+from .fuzzing.divergence import Divergence
 from .fuzzing.identify import Identification, Identifier
 from .fuzzing.lockstep import OverlappingEngine, SetupError
 from .fuzzing.loop import Fuzzer, FuzzResult

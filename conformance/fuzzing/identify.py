@@ -29,9 +29,9 @@ from typing import Any, Callable
 
 from reference_impl.resolve import ResolvedTable
 
+from .divergence import Divergence
 from .evidence import Hypothesis, Panel, Round, Tally
 from .lockstep import EngineFactory, Lockstep, Reference
-from .divergence import Divergence
 from .loop import Fuzzer
 from .options import option_values, show, table_for
 

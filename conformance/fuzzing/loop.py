@@ -21,8 +21,8 @@ from reference_impl.resolve import ResolvedTable
 
 from .clauses import ClauseIndex
 from .compare import Difference, signature
-from .divergence import Divergence
 from .coverage import Coverage
+from .divergence import Divergence
 from .lockstep import EngineFactory, Lockstep, Reference, SetupError
 from .policy import Policy, choose
 from .script import Hand, Position, Script, Step, truncated

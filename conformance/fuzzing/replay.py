@@ -14,8 +14,8 @@ from typing import Any
 
 from .clauses import ClauseIndex
 from .compare import action_kind, signature
-from .lockstep import Lockstep
 from .divergence import Divergence
+from .lockstep import Lockstep
 from .script import Hand, Position, Script, Step, truncated
 
 

@@ -30,8 +30,8 @@ from typing import Any, Iterator
 from reference_impl import Rules
 
 from .clauses import ClauseIndex
-from .lockstep import Lockstep, SetupError
 from .divergence import Divergence
+from .lockstep import Lockstep, SetupError
 from .replay import Replay, replay
 from .script import Hand, Script, Step
 
