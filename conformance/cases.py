@@ -6,16 +6,20 @@ the line and the JSON path, and the runner reports it as an ``error`` line of it
 
 from __future__ import annotations
 
+import hashlib
 import json
+import multiprocessing
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from reference_impl import cache
 from reference_impl.checks import deck_cards
 from reference_impl.errors import Problem, SpecError
 from reference_impl.resolve import ResolvedTable, resolve
-from reference_impl.schemas import schema_problems
+from reference_impl.schemas import case_schema_problems
 from reference_impl.yaml_source import Located, load_file
 
 from . import CORPUS_DIR
@@ -186,7 +190,7 @@ def load_case_file(path: Path, tags: dict[str, str] | None = None) -> tuple[list
         return [], exc.problems
     if not isinstance(located.data, dict):
         return [], [located.problem((), "a case file holds a case mapping or a `cases:` list")]
-    problems = schema_problems(located, CASE_SCHEMA)
+    problems = case_schema_problems(located)
     if problems:
         return [], problems
     if "cases" in located.data:
@@ -215,11 +219,46 @@ def load_case_file(path: Path, tags: dict[str, str] | None = None) -> tuple[list
     return cases, problems
 
 
+PREWARM_AT_LEAST = 64     # files not yet cached that make a parallel first pass worth its start
+
+
+def _warm(job: tuple[Path, dict[str, str] | None]) -> None:
+    load_case_file(*job)
+
+
+def prewarm(files: list[Path], tags: dict[str, str] | None = None) -> int:
+    """Parse and validate, on every core, the files the on-disk cache does not know yet, so
+    that loading them afterwards reads answers from the cache. A first run (a fresh install,
+    a changed corpus) would otherwise spend most of its time here on one core. Returns the
+    number of files warmed."""
+    if cache.cache_root() is None or (os.cpu_count() or 1) < 2 or len(files) < PREWARM_AT_LEAST:
+        return 0
+    cold = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not cache.has("parsed", hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()):
+            cold.append(path)
+    if len(cold) < PREWARM_AT_LEAST:
+        return 0
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:                  # no fork here: load on one core
+        return 0
+    with context.Pool(min(os.cpu_count() or 2, 8)) as pool:
+        pool.map(_warm, [(path, tags) for path in cold], chunksize=8)
+    return len(cold)
+
+
 def load_cases(paths: Iterable[Path] | None = None, tags: dict[str, str] | None = None) -> tuple[list[Case], list[Problem]]:
     """Every case under ``paths`` (default: the corpus) and every problem, ids checked unique."""
     cases: list[Case] = []
     problems: list[Problem] = []
-    for path in case_files(paths):
+    files = case_files(paths)
+    prewarm(files, tags)
+    for path in files:
         found, trouble = load_case_file(path, tags)
         cases += found
         problems += trouble

@@ -47,6 +47,12 @@ def _path(kind: str, key: str) -> Path | None:
     return folder / key[:2] / f"{key}.json" if folder else None
 
 
+def has(kind: str, key: str) -> bool:
+    """Whether an answer is cached (without reading it)."""
+    path = _path(kind, key)
+    return path is not None and path.is_file()
+
+
 def read(kind: str, key: str) -> Any | None:
     """The cached answer, or None."""
     path = _path(kind, key)
