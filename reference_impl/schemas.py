@@ -189,7 +189,9 @@ def _case_validators() -> tuple[Draft202012Validator, Draft202012Validator]:
     schema = load_schema(CASE_SCHEMA)
     opened = inline_local_refs({**schema, "$defs": {**schema["$defs"], "step": {"type": "object"}}})
     step = inline_local_refs({**schema, **{"$ref": "#/$defs/step"}, "if": True, "then": True, "else": True})
-    return full.evolve(schema=opened), full.evolve(schema=step)
+    # Built as StrictValidator, not with ``evolve``: evolve picks the class again from the
+    # schema's ``$schema`` and would lose the strict integer type.
+    return StrictValidator(opened, registry=full._registry), StrictValidator(step, registry=full._registry)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -247,7 +249,7 @@ def _errors_against(schema_name: str, pointer: tuple[str, ...], canonical: str) 
     for part in pointer:
         schema = schema[part]
     found = []
-    for error in root.evolve(schema=schema).iter_errors(json.loads(canonical)):
+    for error in root.evolve(schema=schema).iter_errors(json.loads(canonical)):   # no $schema: stays strict
         best = _describe(error)
         found.append((tuple(best.absolute_path), message(best)))
     if not found:
