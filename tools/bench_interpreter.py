@@ -29,9 +29,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:                                   # the installed package (compiled, where it was built so)
+    import reference_impl  # noqa: F401
+except ImportError:                    # a checkout that was never installed
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference_impl import load_rules, new_game  # noqa: E402
+import reference_impl.state as _state_module  # noqa: E402
 
 
 def ours_hands(hands: int, seed: int, decisions: bool = True) -> float:
@@ -90,7 +94,8 @@ def main() -> int:
     except ImportError:
         print("OpenSpiel is not installed: pip install open-spiel", file=sys.stderr)
         return 2
-    print(pin_to_one_core(), f"; {args.hands} hands a round, {args.pairs} pairs, CPU time", flush=True)
+    build = "compiled (mypyc)" if not _state_module.__file__.endswith(".py") else "pure Python"
+    print(f"interpreter: {build}; {pin_to_one_core()}; {args.hands} hands a round, {args.pairs} pairs, CPU time", flush=True)
     ours_hands(200, args.seed), openspiel_hands(200, args.seed)          # warm up: imports, caches
     ratios, decision_ratios = [], []
     for pair in range(args.pairs):
