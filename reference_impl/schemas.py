@@ -138,9 +138,14 @@ def _describe(error: ValidationError) -> ValidationError:
     return error
 
 
+# Bumped whenever how a document is validated changes (not only the schemas): a cached
+# "valid" answer is then asked again. 2: integers strict in the opened case validators.
+VALIDATION_RULES = 2
+
+
 @lru_cache(maxsize=None)
 def _schemas_digest() -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(f"validation {VALIDATION_RULES}".encode())
     for path in sorted(schema_dir().rglob("*.json")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
