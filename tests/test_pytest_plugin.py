@@ -2,10 +2,21 @@
 
 from pathlib import Path
 
+import pytest
 
 from conformance.cases import load_cases, load_corpus_meta
+from reference_impl import cache
 
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(autouse=True)
+def shared_cache(monkeypatch):
+    """pytester gives its runs a HOME of their own, and so an empty cache: every run would
+    parse and validate the whole corpus again (half a minute each). They share ours."""
+    root = cache.cache_root()
+    if root is not None:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent))
 
 CASE = Path(__file__).resolve().parent.parent / "conformance" / "corpus" / "euchre" / "made-three-tricks.yaml"
 
