@@ -93,6 +93,7 @@ def _refuse_constant(name: str) -> Any:
     raise _BadNumber(f"{name} (not a JSON number)")
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 _plain_decode = json.JSONDecoder().decode
 _checked_decode = json.JSONDecoder(parse_int=_checked_int, parse_constant=_refuse_constant).decode
 
@@ -306,7 +307,7 @@ class EngineProcess:
             raise EngineCrashed("the engine is not running")
         self._next_id += 1
         message = {"id": self._next_id, **message}
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+        data = _encode(message).encode("utf-8") + b"\n"
         timeout = self.timeout if timeout is None else timeout
         line = self._exchange(data, timeout, message["type"])
         reply = decode_reply(line, message["type"])

@@ -75,8 +75,9 @@ class ReferenceEngine:
         self.state: State | None = None
         self._compiled: dict[str, Rules] = {}
 
-    def handle(self, message: Any) -> dict[str, Any]:
-        """The reply to one decoded request."""
+    def handle(self, message: Any, unicode_known: bool = False) -> dict[str, Any]:
+        """The reply to one decoded request. ``unicode_known``: the message was decoded from
+        UTF-8 text without a ``\\u`` escape, so it cannot hold a lone surrogate."""
         if not isinstance(message, dict):
             return self._error(None, "bad_message", "a message must be a JSON object")
         request_id = message.get("id")
@@ -86,7 +87,7 @@ class ReferenceEngine:
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             return self._error(request_id, "bad_message", f"unknown message type {message.get('type')!r}")
-        bad_text = _lone_surrogate_at(message)
+        bad_text = None if unicode_known else _lone_surrogate_at(message)
         if bad_text:
             return self._error(request_id, "bad_message", f"{kind}: {bad_text} holds a lone surrogate (not Unicode text)")
         try:
@@ -239,12 +240,12 @@ def _refuse_constant(name: str) -> Any:
 def answer_line(engine: ReferenceEngine, raw: bytes) -> bytes:
     """The reply line (without its newline) to one request line."""
     try:
-        message = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        message = _LOADS(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         reply = ReferenceEngine._error(None, "bad_message", f"not JSON in UTF-8: {exc}")
     else:
         try:
-            reply = engine.handle(message)
+            reply = engine.handle(message, unicode_known=b"\\u" not in raw)
         except Exception as exc:  # an engine bug must not kill the session
             request_id = message.get("id") if isinstance(message, dict) else None
             reply = ReferenceEngine._error(request_id if isinstance(request_id, int) and not isinstance(request_id, bool) else None,
@@ -253,6 +254,7 @@ def answer_line(engine: ReferenceEngine, raw: bytes) -> bytes:
     return _DUMPS(reply).encode("utf-8", "backslashreplace")
 
 
+_LOADS = json.JSONDecoder(parse_constant=_refuse_constant).decode
 _DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -263,7 +265,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
         line = answer_line(engine, raw)
         stdout.write(line + b"\n")
         stdout.flush()
-        if line.startswith(b'{"id":') and b'"ok":true' in line and _is_bye(raw):
+        if b'"bye"' in raw and line.startswith(b'{"id":') and b'"ok":true' in line and _is_bye(raw):
             break
     return 0
 
