@@ -75,9 +75,12 @@ class ReferenceEngine:
         self.state: State | None = None
         self._compiled: dict[str, Rules] = {}
 
-    def handle(self, message: Any, unicode_known: bool = False) -> dict[str, Any]:
-        """The reply to one decoded request. ``unicode_known``: the message was decoded from
-        UTF-8 text without a ``\\u`` escape, so it cannot hold a lone surrogate."""
+    # Set by :func:`answer_line` for a request decoded from UTF-8 without a ``\\u`` escape,
+    # which cannot hold a lone surrogate: the walk over the message is then skipped.
+    unicode_known = False
+
+    def handle(self, message: Any) -> dict[str, Any]:
+        """The reply to one decoded request."""
         if not isinstance(message, dict):
             return self._error(None, "bad_message", "a message must be a JSON object")
         request_id = message.get("id")
@@ -87,7 +90,7 @@ class ReferenceEngine:
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             return self._error(request_id, "bad_message", f"unknown message type {message.get('type')!r}")
-        bad_text = None if unicode_known else _lone_surrogate_at(message)
+        bad_text = None if self.unicode_known else _lone_surrogate_at(message)
         if bad_text:
             return self._error(request_id, "bad_message", f"{kind}: {bad_text} holds a lone surrogate (not Unicode text)")
         try:
@@ -245,11 +248,14 @@ def answer_line(engine: ReferenceEngine, raw: bytes) -> bytes:
         reply = ReferenceEngine._error(None, "bad_message", f"not JSON in UTF-8: {exc}")
     else:
         try:
-            reply = engine.handle(message, unicode_known=b"\\u" not in raw)
+            engine.unicode_known = b"\\u" not in raw
+            reply = engine.handle(message)
         except Exception as exc:  # an engine bug must not kill the session
             request_id = message.get("id") if isinstance(message, dict) else None
             reply = ReferenceEngine._error(request_id if isinstance(request_id, int) and not isinstance(request_id, bool) else None,
                                            "internal", f"{type(exc).__name__}: {exc}")
+        finally:
+            engine.unicode_known = False
     # backslashreplace: a lone surrogate echoed from the request becomes its JSON escape
     return _DUMPS(reply).encode("utf-8", "backslashreplace")
 
