@@ -42,3 +42,22 @@ def test_js_engine_passes_the_euchre_corpus(tmp_path):
 
     footer = [r for r in records if r.get("type") == "footer"]
     assert footer and footer[0]["exit_code"] == 0
+
+
+@pytest.mark.skipif(shutil.which("node") is None,
+                    reason="Node.js (`node`) is not installed: the JavaScript engine cannot run")
+def test_fuzz_and_identify_agree_with_the_js_engine(tmp_path):
+    """Random games step by step beside the reference, and house-rule identification, both
+    through the command line on an engine written elsewhere (fuzzing it first found that it
+    named a lone maker's euchre by the ordinary row: case lone-maker-euchred-scoring-row)."""
+    engine = f"node {ROOT / 'tools' / 'engines' / 'js' / 'engine.js'}"
+    fuzz = subprocess.run([sys.executable, "-m", "conformance.cli", "fuzz", "--engine", engine, "--hands", "150",
+                           "--seed", "3", "--out", str(tmp_path / "fuzz")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert fuzz.returncode == 0, fuzz.stdout[-3000:] + fuzz.stderr[-2000:]
+    assert "AGREED on every step of 150 hands" in fuzz.stdout
+    identify = subprocess.run([sys.executable, "-m", "conformance.cli", "identify", "--engine", engine, "--variant",
+                               "euchre", "--check-hands", "60", "--out", str(tmp_path / "id")],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert identify.returncode == 0, identify.stdout[-3000:] + identify.stderr[-2000:]
+    assert "house rules (values other than the ones sent): none" in identify.stdout

@@ -460,6 +460,7 @@ function scoreHand(R, g) {
   else if (makerTricks === 5) { row = 'march'; makers = 2; }
   else if (g.alone && makerTricks >= 3) { row = 'lone-made'; makers = 1; }
   else if (makerTricks >= 3) { row = 'made'; makers = 1; }
+  else if (g.alone) { row = 'lone-euchre'; defenders = 2; }
   else { row = 'euchre'; defenders = 2; }
   const pts = [0, 0];
   pts[ms] = makers;
