@@ -11,12 +11,14 @@ in a temporary folder). Three commands alternate in each round:
 - the floor, ``-j 1``: the same command with tools/replay_engine.py answering every request
   at once from a recording of the reference's replies, so it has exactly the same fixed
   costs (the same process, corpus, report) and only the engine's work left out.
-  ``ratio_vs_floor`` is the reference's time over the floor's (target at most 1.5).
+  ``ratio_vs_floor`` is the reference's time over the floor's (target at most 1.5);
+- the reference engine with ``-j 1`` and an empty cache (a first run): ``cold_vs_warm`` is
+  its time over the warm ``-j 1`` time (target at most 1.3).
 
     python tools/bench_runner.py [--rounds 3] [--hands 3] [--seed 99]
 
 Prints each figure as min / median / max over the rounds and, last,
-``speedup_j2=<median> ratio_vs_floor=<median>``.
+``speedup_j2=<median> ratio_vs_floor=<median> cold_vs_warm=<median>``.
 """
 
 from __future__ import annotations
@@ -60,12 +62,14 @@ def build_corpus(folder: Path, hands: int, seed: int) -> int:
         hands, seed = hands + 1, seed + 1
 
 
-def check(engine: str, corpus: Path, jobs: int, report: Path) -> float:
-    """Seconds for one ``euchre-spec check`` run, which must pass."""
+def check(engine: str, corpus: Path, jobs: int, report: Path, cache: Path | None = None) -> float:
+    """Seconds for one ``euchre-spec check`` run, which must pass (``cache``: an empty cache
+    folder to start from, for a cold run)."""
     argv = euchre_spec() + ["check", "--engine", engine, "--corpus", str(corpus), "-j", str(jobs),
                             "--json", str(report), "--timeout", "60"]
     started = time.perf_counter()
-    result = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "COLUMNS": "120"})
+    env = {**os.environ, "COLUMNS": "120", **({"EUCHRE_SPEC_CACHE": str(cache)} if cache else {})}
+    result = subprocess.run(argv, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({result.returncode}):\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
@@ -92,20 +96,24 @@ def main() -> int:
         # Untimed: warms the cache with the corpus and records the reference's replies.
         check(f"{python} {REPLAY} --record {recording}", corpus, 1, report)
         floor_engine = f"{python} {REPLAY} --replay {recording}"
-        one, two, floor = [], [], []
-        for _ in range(args.rounds):
+        one, two, floor, cold = [], [], [], []
+        for round_number in range(args.rounds):
             one.append(check("reference", corpus, 1, report))
             floor.append(check(floor_engine, corpus, 1, report))
             two.append(check("reference", corpus, 2, report))
+            cold.append(check("reference", corpus, 1, report, cache=Path(tmp) / f"cold-cache-{round_number}"))
     speedups = [a / b for a, b in zip(one, two)]
     ratios = [a / b for a, b in zip(one, floor)]
+    colds = [a / b for a, b in zip(cold, one)]
     print(f"corpus: {count} cases (the built-in corpus and generated ones); {args.rounds} rounds; "
           f"{os.cpu_count()} cores; seconds as min / median / max")
     print(f"reference engine -j 1: {spread(one)} s ({count / statistics.median(one):,.0f} cases/s)")
     print(f"reference engine -j 2: {spread(two)} s ({count / statistics.median(two):,.0f} cases/s)")
     print(f"replay floor     -j 1: {spread(floor)} s")
-    print(f"speed-up of -j 2: {spread(speedups)}; reference over floor: {spread(ratios)}")
-    print(f"speedup_j2={statistics.median(speedups):.2f} ratio_vs_floor={statistics.median(ratios):.2f}")
+    print(f"reference engine -j 1, cold cache: {spread(cold)} s")
+    print(f"speed-up of -j 2: {spread(speedups)}; reference over floor: {spread(ratios)}; cold over warm: {spread(colds)}")
+    print(f"speedup_j2={statistics.median(speedups):.2f} ratio_vs_floor={statistics.median(ratios):.2f} "
+          f"cold_vs_warm={statistics.median(colds):.2f}")
     return 0
 
 
