@@ -186,7 +186,13 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
         thread.start()
     finished = 0
     while finished < len(threads):
-        item = done.get()
+        try:
+            # A timeout, not a plain get(): a SIGINT or SIGTERM that the kernel hands to one
+            # of the worker threads only sets Python's flag, and the main thread runs the
+            # handler (KeyboardInterrupt) only once it wakes up.
+            item = done.get(timeout=0.2)
+        except queue.Empty:
+            continue
         if item is None:
             finished += 1
         else:
