@@ -236,7 +236,10 @@ def test_sigterm_or_ctrl_c_stops_the_runner_and_its_engines(tmp_path, signum):
     runner = subprocess.Popen(
         [sys.executable, "-m", "conformance.cli", "check", "--engine", f"{ENGINES / 'wrapper_no_exec.sh'} 1 {marker}",
          "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(report)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHON": sys.executable})
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHON": sys.executable},
+        # As from a terminal: a suite started in the background (`cmd &` in a script) runs
+        # with SIGINT ignored, which its children inherit and Python then respects.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert wait_until(lambda: len(alive(marker)) >= 2), "the wrapped engine never started"
         time.sleep(0.5)                      # the engine is now hanging on its first act
