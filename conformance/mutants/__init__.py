@@ -10,15 +10,50 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.resources
 import importlib.util
+import sys
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from reference_impl.rules import Rules
-from reference_impl.state import State
+if TYPE_CHECKING:
+    from reference_impl.rules import Rules
+    from reference_impl.state import State
 
 NOT_MUTANTS = {"__init__", "__main__"}
+
+
+class _SourceFirst(importlib.abc.MetaPathFinder):
+    """Finds ``reference_impl``'s modules as their Python source even where a compiled
+    (mypyc) build of them is installed beside it: a mutant seeds its bug by patching the
+    interpreter's classes, which compiled classes ignore (their methods are bound natively)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if not name.startswith("reference_impl.") or not path:
+            return None
+        leaf = name.rpartition(".")[2]
+        for folder in path:
+            source = Path(folder) / f"{leaf}.py"
+            if source.is_file():
+                return importlib.util.spec_from_file_location(name, source)
+        return None
+
+
+def use_pure_python() -> None:
+    """Make the interpreter load from source in this process (before it is first imported)."""
+    if any(isinstance(finder, _SourceFirst) for finder in sys.meta_path):
+        return
+    if "reference_impl.state" in sys.modules and not str(sys.modules["reference_impl.state"].__file__).endswith(".py"):
+        raise RuntimeError("the compiled interpreter is already loaded: a mutant must start in a fresh process")
+    sys.meta_path.insert(0, _SourceFirst())
+
+
+def _interpreter() -> tuple[type, type]:
+    from reference_impl.rules import Rules
+    from reference_impl.state import State
+    return Rules, State
 
 
 def mutants_dir() -> Path:
@@ -58,6 +93,7 @@ def load(name: str):
 
 def after_compile(change: Callable[[Rules], None]) -> None:
     """Run ``change(rules)`` on every rule table once it is compiled."""
+    Rules, _ = _interpreter()
     original = Rules.__init__
 
     def patched(self: Rules, resolved) -> None:
@@ -72,6 +108,7 @@ def wrap_state(method: str, wrapper: Callable) -> None:
     the phase dispatch tables that hold the method."""
     import reference_impl.state as state_module
 
+    _, State = _interpreter()
     original = getattr(State, method)
 
     def patched(self: State, *args, **kwargs):
@@ -99,6 +136,7 @@ def change_table(change: Callable[[dict], None]) -> None:
 
     from reference_impl.resolve import ResolvedTable
 
+    Rules, _ = _interpreter()
     original = Rules.__init__
 
     def patched(self: Rules, resolved) -> None:
