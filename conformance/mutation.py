@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .cases import Case
-from .check import run_cases
+from .check import case_cost, run_cases
 from .mutants import mutant_bugs
 from .runner import FAILING, CaseResult
 
@@ -51,11 +51,10 @@ def mutant_command(name: str) -> list[str]:
 
 def clause_cover(cases: list[Case]) -> tuple[list[Case], list[Case]]:
     """The cases split in two: a few that between them cite every clause of every variant
-    (the shortest case of each clause not yet cited), and all the others."""
+    (the cheapest case of each clause not yet cited), and all the others."""
     cited: set[tuple[str, str]] = set()
     cover: list[Case] = []
-    by_size = sorted(cases, key=lambda case: (sum(len(hand.get("steps", ())) for hand in case.hands), case.id))
-    for case in by_size:
+    for case in sorted(cases, key=lambda case: (case_cost(case), case.id)):
         new = {(case.variant, clause) for clause in case.clauses} - cited
         if new:
             cover.append(case)

@@ -82,12 +82,6 @@ def validator(name: str, partial: bool = False) -> Draft202012Validator:
     With ``partial``, the rule sections need not be complete (for a table that extends
     another); the resolved table is then checked in full.
     """
-    resources = []
-    for path in sorted(schema_dir().rglob("*.json")):
-        schema = load_schema(str(path.relative_to(schema_dir())))
-        if "$id" in schema:
-            resources.append((schema["$id"], Resource.from_contents(schema)))
-    registry = Registry().with_resources(resources)
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
     schema = inline_local_refs(schema)
@@ -96,7 +90,18 @@ def validator(name: str, partial: bool = False) -> Draft202012Validator:
         top["properties"] = {k: (_without_required(v) if "$ref" not in v else v)
                              for k, v in schema["properties"].items()}
         schema = top
-    return StrictValidator(schema, registry=registry)
+    return StrictValidator(schema, registry=_registry())
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    """Every schema with an ``$id``, so that a ``$ref`` to a sibling schema resolves."""
+    resources = []
+    for path in sorted(schema_dir().rglob("*.json")):
+        schema = load_schema(str(path.relative_to(schema_dir())))
+        if "$id" in schema:
+            resources.append((schema["$id"], Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
 
 
 def shown(value: Any) -> str:
@@ -190,13 +195,12 @@ def _case_validators() -> tuple[Draft202012Validator, Draft202012Validator]:
     """The case schema with its steps left open, and the schema of one step: a corpus holds
     tens of thousands of steps and half of them are the same as another (a pass, a lead),
     so each distinct step is validated once."""
-    full = validator(CASE_SCHEMA)
     schema = load_schema(CASE_SCHEMA)
     opened = inline_local_refs({**schema, "$defs": {**schema["$defs"], "step": {"type": "object"}}})
     step = inline_local_refs({**schema, **{"$ref": "#/$defs/step"}, "if": True, "then": True, "else": True})
     # Built as StrictValidator, not with ``evolve``: evolve picks the class again from the
     # schema's ``$schema`` and would lose the strict integer type.
-    return StrictValidator(opened, registry=full._registry), StrictValidator(step, registry=full._registry)
+    return StrictValidator(opened, registry=_registry()), StrictValidator(step, registry=_registry())
 
 
 @lru_cache(maxsize=1 << 16)

@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 from fixed_options import FixedOptions  # noqa: E402
 from identify_fixed_sets import SETS, identify_fixed, mismatches, random_sets, variants_with_options  # noqa: E402
 
-SAMPLE = 4            # sets identified in the suite (each of another variant)
+SAMPLE = 4            # sets identified in the suite (each of another variant): the first by the
+                      # proof tool's command line, the others here
 
 
 def test_the_random_sets_are_fifty_and_span_every_variant_with_options():
@@ -42,7 +43,7 @@ def test_the_random_sets_are_fifty_and_span_every_variant_with_options():
     assert len({v for v, _ in sets[:SAMPLE]}) == SAMPLE
 
 
-@pytest.mark.parametrize("index", range(SAMPLE))
+@pytest.mark.parametrize("index", range(1, SAMPLE))
 def test_identify_recovers_a_fixed_option_set(index):
     variant, fixed = random_sets(SETS)[index]
     result = identify_fixed(variant, fixed, seed=index)
