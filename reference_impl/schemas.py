@@ -13,6 +13,11 @@ from referencing import Registry, Resource
 
 from . import cache
 from .catalog import load_schema, schema_dir
+
+try:                               # the Rust validator, where its wheel installed (see _surely_valid)
+    import jsonschema_rs
+except ImportError:                # pragma: no cover - the wheel exists for every platform we test
+    jsonschema_rs = None
 from .errors import Problem
 from .yaml_source import Located
 
@@ -42,6 +47,7 @@ StrictValidator = validators.extend(
 )
 
 
+CASE_SCHEMA = "case.schema.json"
 ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default"})   # change no result
 
 
@@ -76,21 +82,25 @@ def inline_local_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def validator(name: str, partial: bool = False) -> Draft202012Validator:
-    """A validator for ``spec/schema/<name>``, resolving ``$ref`` to sibling schemas.
-
-    With ``partial``, the rule sections need not be complete (for a table that extends
-    another); the resolved table is then checked in full.
-    """
-    schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
-    schema = inline_local_refs(schema)
+def prepared_schema(name: str, partial: bool = False) -> dict[str, Any]:
+    """``spec/schema/<name>`` as the validators use it: local references inlined and, with
+    ``partial``, the rule sections need not be complete (for a table that extends another;
+    the resolved table is then checked in full)."""
+    schema = inline_local_refs(load_schema(name))
     if partial:
         top = {k: v for k, v in schema.items() if k not in ("if", "then")}
         top["properties"] = {k: (_without_required(v) if "$ref" not in v else v)
                              for k, v in schema["properties"].items()}
         schema = top
-    return StrictValidator(schema, registry=_registry())
+    return schema
+
+
+@lru_cache(maxsize=None)
+def validator(name: str, partial: bool = False) -> Draft202012Validator:
+    """A validator for ``spec/schema/<name>`` (see :func:`prepared_schema`), resolving
+    ``$ref`` to sibling schemas."""
+    Draft202012Validator.check_schema(load_schema(name))
+    return StrictValidator(prepared_schema(name, partial), registry=_registry())
 
 
 @lru_cache(maxsize=None)
@@ -102,6 +112,56 @@ def _registry() -> Registry:
         if "$id" in schema:
             resources.append((schema["$id"], Resource.from_contents(schema)))
     return Registry().with_resources(resources)
+
+
+def _has_float(document: Any) -> bool:
+    """Whether a float appears anywhere in ``document`` (walked without recursion)."""
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, float):
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def _rust_validator(name: str, partial: bool) -> Any:
+    """jsonschema-rs's validator for the same schema as :func:`validator` (None without it,
+    or where it cannot compile the schema)."""
+    if jsonschema_rs is None:
+        return None
+    schema = load_schema(name) if name == CASE_SCHEMA and not partial else prepared_schema(name, partial)
+    resources = []
+    for path in sorted(schema_dir().rglob("*.json")):
+        sibling = load_schema(str(path.relative_to(schema_dir())))
+        if "$id" in sibling:
+            resources.append((sibling["$id"], sibling))
+    try:
+        return jsonschema_rs.validator_for(schema, registry=jsonschema_rs.Registry(resources), validate_formats=False)
+    except Exception:              # noqa: BLE001 - any refusal only means the slow path is taken
+        return None
+
+
+def _surely_valid(name: str, document: Any, partial: bool = False, may_hold_floats: bool = True) -> bool:
+    """True when ``document`` is certainly valid: jsonschema-rs (compiled) accepts it and it
+    holds no float. Validating a corpus with the pure-Python library costs seconds; this
+    answers in milliseconds. It only ever says "valid": any other answer (invalid, a float,
+    a value Rust cannot take, no Rust validator) goes to the Python validator, which remains
+    the authority and words every message. Floats are excluded because JSON Schema counts
+    4.0 as an integer and this project does not (see StrictValidator); the regular
+    expressions of the schemas mean the same in both, or are stricter in Rust (``$`` before
+    a final newline), which again only sends a document to the slow path."""
+    fast = _rust_validator(name, partial)
+    if fast is None or (may_hold_floats and _has_float(document)):
+        return False
+    try:
+        return bool(fast.is_valid(document))
+    except Exception:              # noqa: BLE001 - a value Rust cannot convert: let Python judge it
+        return False
 
 
 def shown(value: Any) -> str:
@@ -173,6 +233,8 @@ def schema_problems(located: Located, schema_name: str, data: Any = None, partia
     :mod:`reference_impl.cache`); only valid documents are remembered, so every problem is
     always reported afresh."""
     document = located.data if data is None else data
+    if _surely_valid(schema_name, document, partial, may_hold_floats=data is not None or located.has_float):
+        return []
     key = _validity_key(schema_name, document, partial)
     if key is not None and cache.read("valid", key):
         return []
@@ -186,8 +248,6 @@ def schema_problems(located: Located, schema_name: str, data: Any = None, partia
         cache.write("valid", key, True)
     return problems
 
-
-CASE_SCHEMA = "case.schema.json"
 
 
 @lru_cache(maxsize=None)
@@ -229,6 +289,8 @@ def case_schema_problems(located: Located) -> list[Problem]:
     """Every violation of the case schema in a case file: :func:`schema_problems`, with each
     distinct step validated once per process."""
     document = located.data
+    if _surely_valid(CASE_SCHEMA, document, may_hold_floats=located.has_float):
+        return []
     key = _validity_key(CASE_SCHEMA, document, False)
     if key is None:
         return schema_problems(located, CASE_SCHEMA)
@@ -288,6 +350,8 @@ def table_problems(table: dict[str, Any], schema_name: str = "variant.schema.jso
     on the section's canonical JSON: resolutions of one variant under many option values
     share most sections, so checking a thousand combinations costs little more than one.
     """
+    if _surely_valid(schema_name, table):
+        return []
     schema = validator(schema_name).schema
     problems: list[tuple[tuple[Any, ...], str]] = []
     for key in schema.get("required", []) + schema.get("then", {}).get("required", []):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -26,6 +25,7 @@ MAX_ALIAS_NODES = 100_000   # nodes that YAML aliases may add to a file (a "bill
 CHARS_PER_NODE = 64         # a scalar weighs one node per 64 characters: a long text aliased
                             # a thousand times expands as much as a thousand small mappings
 _EventLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+CACHE_KIND = "parsed-2"    # the cache's folder of parsed texts: data, root line, whether a float was read
 
 
 def format_path(path: Iterable[Any]) -> str:
@@ -39,20 +39,42 @@ def format_path(path: Iterable[Any]) -> str:
     return text
 
 
-@dataclass(eq=False)
 class Located:
-    """Data loaded from a file, with the line of every path in it."""
+    """Data loaded from a file, with the line of every path in it.
 
-    data: Any
-    file: str
-    lines: dict[PathTuple, int] = field(default_factory=dict)
+    The lines are worked out when first asked for (an error message, a case of a file of
+    several): a valid file needs only its data, and finding every line costs a second walk
+    of the YAML."""
+
+    __slots__ = ("data", "file", "root_line", "has_float", "_lines", "_text")
+
+    def __init__(self, data: Any, file: str, lines: dict[PathTuple, int] | None = None, text: str | None = None,
+                 root_line: int = 1, has_float: bool = True):
+        self.data = data
+        self.file = file
+        self.has_float = has_float      # False only where loading saw no float (the schemas' fast path needs that)
+        self.root_line = lines.get((), root_line) if lines is not None else root_line
+        self._lines = lines
+        self._text = text if lines is None else None
+        if lines is None and text is None:
+            self._lines = {(): root_line}
+
+    @property
+    def lines(self) -> dict[PathTuple, int]:
+        if self._lines is None:
+            self._lines = _parse_carefully(self._text or "", self.file).lines
+            self._text = None
+        return self._lines
 
     def line_of(self, path: Iterable[Any]) -> int | None:
         """The line of ``path`` or of its nearest ancestor that the file spells out."""
         parts = tuple(path)
+        if not parts:
+            return self.root_line
+        lines = self.lines
         while True:
-            if parts in self.lines:
-                return self.lines[parts]
+            if parts in lines:
+                return lines[parts]
             if not parts:
                 return None
             parts = parts[:-1]
@@ -183,6 +205,71 @@ def _load_text(text: str, file: str) -> Located:
         loader.dispose()
 
 
+class _Unusual(Exception):
+    """Raised by the quick loader at anything it leaves to the careful one."""
+
+
+class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
+    """The safe loader, refusing (to the careful path) keys that are not text, repeated keys
+    and merge keys, which the safe constructor would accept or collapse silently. It notes
+    whether any scalar was a float (see reference_impl.schemas._surely_valid)."""
+
+    saw_float = False
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        self.saw_float = True
+        return super().construct_yaml_float(node)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Unusual
+            key = self.construct_object(key_node)
+            if not isinstance(key, str) or key in seen:
+                raise _Unusual
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+_QuickLoader.add_constructor("tag:yaml.org,2002:float", _QuickLoader.construct_yaml_float)
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether a tree of lists and mappings nests deeper than ``limit`` (walked without
+    recursion; only called on data that has no YAML alias, so a tree, not a graph)."""
+    pending = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= limit:
+                return True
+            pending.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return False
+
+
+def _parse_quickly(text: str, file: str) -> Located | None:
+    """The data of a plain, valid file, without its lines (worked out on demand); None for
+    anything else: aliases, a syntax error, an odd key, deep nesting, a refused scalar. The
+    careful path then reads it again and locates the trouble. Most files a run reads are
+    plain and valid, and this costs half of the careful path."""
+    if "&" in text or "*" in text:         # perhaps an anchor or an alias: the careful path weighs them
+        return None
+    loader = _QuickLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        data = loader.construct_document(node)
+    except Exception:                  # noqa: BLE001 - every failure is the careful path's to report
+        return None
+    finally:
+        loader.dispose()
+    if _deeper_than(data, MAX_DEPTH):
+        return None
+    return Located(data, file, text=text, root_line=node.start_mark.line + 1, has_float=loader.saw_float)
+
+
 def load_text(text: str, file: str = "<input>") -> Located:
     """Parse YAML text with the safe loader; raise :class:`SpecError` on any problem.
 
@@ -191,19 +278,19 @@ def load_text(text: str, file: str = "<input>") -> Located:
     YAML error, and characters its reader refuses. A text parsed before (the same bytes)
     is read back from the cache (:mod:`reference_impl.cache`)."""
     key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    cached = cache.read("parsed", key)
-    if cached is not None:
-        return Located(cached["data"], file, {tuple(path): line for path, line in cached["lines"]})
-    located = _parse(text, file)
+    cached = cache.read(CACHE_KIND, key)
+    if isinstance(cached, dict) and cached.keys() == {"data", "root", "float"}:
+        return Located(cached["data"], file, text=text, root_line=cached["root"], has_float=cached["float"])
+    located = _parse_quickly(text, file) or _parse_carefully(text, file)
     try:
         if json.loads(json.dumps(located.data)) == located.data:      # JSON keeps it exactly
-            cache.write("parsed", key, {"data": located.data, "lines": [[list(p), n] for p, n in located.lines.items()]})
+            cache.write(CACHE_KIND, key, {"data": located.data, "root": located.root_line, "float": located.has_float})
     except (TypeError, ValueError):
         pass
     return located
 
 
-def _parse(text: str, file: str) -> Located:
+def _parse_carefully(text: str, file: str) -> Located:
     problem = _shape_problem(text, file)
     if problem is not None:
         raise SpecError(problem)

@@ -6,6 +6,8 @@ Four targets, each with seed inputs, a mutation and a check that raises
 - ``tables``: variant tables, through ``validate`` (schema, semantics, every option):
   a list of problems, each naming the file and, where the YAML parses, a line;
 - ``cases``: case files, through the corpus loader: a case or located problems;
+  for both, the quick paths (the quick YAML loader, the Rust validator) never disagree
+  with the careful ones (:func:`check_fast_paths`);
 - ``protocol``: request lines to the reference engine: one schema-valid reply per line,
   never the category ``internal`` (a bug of the engine);
 - ``replies``: the runner against an engine whose replies are damaged: every case ends
@@ -33,7 +35,8 @@ from conformance.reference_engine import ReferenceEngine, serve
 from conformance.report import write_junit
 from conformance.runner import OUTCOMES, Session
 from reference_impl.catalog import load_schema, variants_dir
-from reference_impl.errors import Problem
+from reference_impl.errors import Problem, SpecError
+from reference_impl import schemas, yaml_source
 from reference_impl.schemas import validator
 from reference_impl.validate import variant_problems
 
@@ -78,6 +81,29 @@ def _check_problems(problems: list[Problem], path: Path, text: str) -> None:
         str(problem).encode("utf-8", "surrogatepass")
 
 
+def check_fast_paths(text: str, schema_name: str) -> None:
+    """The quick YAML loader and the Rust validator are shortcuts for files that are plain
+    and valid: where the quick loader gives data, the careful loader must give the same
+    data, root line and float flag; where the Rust validator says "valid", the Python
+    validator (the authority) must find no error."""
+    quick = yaml_source._parse_quickly(text, "f.yaml")
+    if quick is None:
+        return
+    try:
+        careful = yaml_source._parse_carefully(text, "f.yaml")
+    except SpecError as exc:
+        raise InvariantBroken(f"the quick loader read a text the careful one refuses: {exc}") from None
+    if (quick.data, quick.root_line) != (careful.data, careful.root_line):
+        raise InvariantBroken(f"quick and careful loads differ: {quick.data!r:.300} / {careful.data!r:.300}")
+    if quick.has_float != schemas._has_float(quick.data):
+        raise InvariantBroken(f"the quick loader's float flag is {quick.has_float} for {quick.data!r:.300}")
+    partial = schema_name == "variant.schema.json" and isinstance(quick.data, dict) and "extends" in quick.data
+    if schemas._surely_valid(schema_name, quick.data, partial, quick.has_float):
+        errors = [e.message for e in validator(schema_name, partial).iter_errors(quick.data)]
+        if errors:
+            raise InvariantBroken(f"Rust found valid what Python refuses: {errors[:3]}")
+
+
 def _yaml_mutation(rng: random.Random, data: bytes, seeds: list[bytes]) -> bytes:
     siblings = []
     for seed in rng.sample(seeds, min(2, len(seeds))):
@@ -98,6 +124,7 @@ def check_table(data: bytes, workdir: Path) -> None:
     folder = Path(tempfile.mkdtemp(dir=workdir))      # alone: a parent is looked up beside a table
     path = folder / f"{found.group(1) if found else 'fuzzed'}.yaml"
     path.write_bytes(data)
+    check_fast_paths(text, "variant.schema.json")
     problems = variant_problems(path)
     if not isinstance(problems, list):
         raise InvariantBroken(f"validate returned {type(problems).__name__}")
@@ -115,6 +142,7 @@ _TAGS = load_corpus_meta().tags
 def check_case(data: bytes, workdir: Path) -> None:
     path = workdir / "case.yaml"
     path.write_bytes(data)
+    check_fast_paths(data.decode("utf-8", "surrogatepass"), "case.schema.json")
     cases, problems = load_case_file(path, _TAGS)
     if bool(cases) == bool(problems) and not (cases and not problems):
         raise InvariantBroken(f"both cases and problems, or neither: {len(cases)} / {problems}")
