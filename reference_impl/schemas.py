@@ -5,11 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from . import cache
 from .catalog import load_schema, schema_dir
@@ -20,6 +16,11 @@ except ImportError:                # pragma: no cover - the wheel exists for eve
     jsonschema_rs = None
 from .errors import Problem
 from .yaml_source import Located
+
+if TYPE_CHECKING:                 # imported when first needed: most runs never build a Python validator
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 
 def _without_required(schema: Any) -> Any:
@@ -39,12 +40,15 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-# JSON Schema counts 4.0 as an integer; the interpreter, the cases and the protocol do not:
-# a seat, a count or a score given as 4.0 is refused where it is written.
-StrictValidator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
+@lru_cache(maxsize=None)
+def strict_validator_class() -> type:
+    """Draft 2020-12 with one change: JSON Schema counts 4.0 as an integer; the interpreter,
+    the cases and the protocol do not (a seat, a count or a score given as 4.0 is refused
+    where it is written). Built on first use: importing the Python validator costs a
+    tenth of a second that an engine process or a warm run never needs."""
+    from jsonschema import Draft202012Validator, validators
+    return validators.extend(Draft202012Validator,
+                             type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
 
 
 CASE_SCHEMA = "case.schema.json"
@@ -99,13 +103,15 @@ def prepared_schema(name: str, partial: bool = False) -> dict[str, Any]:
 def validator(name: str, partial: bool = False) -> Draft202012Validator:
     """A validator for ``spec/schema/<name>`` (see :func:`prepared_schema`), resolving
     ``$ref`` to sibling schemas."""
+    from jsonschema import Draft202012Validator
     Draft202012Validator.check_schema(load_schema(name))
-    return StrictValidator(prepared_schema(name, partial), registry=_registry())
+    return strict_validator_class()(prepared_schema(name, partial), registry=_registry())
 
 
 @lru_cache(maxsize=None)
 def _registry() -> Registry:
     """Every schema with an ``$id``, so that a ``$ref`` to a sibling schema resolves."""
+    from referencing import Registry, Resource
     resources = []
     for path in sorted(schema_dir().rglob("*.json")):
         schema = load_schema(str(path.relative_to(schema_dir())))
@@ -152,7 +158,7 @@ def _surely_valid(name: str, document: Any, partial: bool = False, may_hold_floa
     answers in milliseconds. It only ever says "valid": any other answer (invalid, a float,
     a value Rust cannot take, no Rust validator) goes to the Python validator, which remains
     the authority and words every message. Floats are excluded because JSON Schema counts
-    4.0 as an integer and this project does not (see StrictValidator); the regular
+    4.0 as an integer and this project does not (see strict_validator_class); the regular
     expressions of the schemas mean the same in both, or are stricter in Rust (``$`` before
     a final newline), which again only sends a document to the slow path."""
     fast = _rust_validator(name, partial)
@@ -199,6 +205,7 @@ def message(error: ValidationError) -> str:
 def _describe(error: ValidationError) -> ValidationError:
     """For a failed ``oneOf``/``anyOf``, the sub-error that explains it best."""
     if error.context:
+        from jsonschema.exceptions import best_match
         return _describe(best_match(error.context))
     return error
 
@@ -258,9 +265,10 @@ def _case_validators() -> tuple[Draft202012Validator, Draft202012Validator]:
     schema = load_schema(CASE_SCHEMA)
     opened = inline_local_refs({**schema, "$defs": {**schema["$defs"], "step": {"type": "object"}}})
     step = inline_local_refs({**schema, **{"$ref": "#/$defs/step"}, "if": True, "then": True, "else": True})
-    # Built as StrictValidator, not with ``evolve``: evolve picks the class again from the
+    # Built with the strict class, not with ``evolve``: evolve picks the class again from the
     # schema's ``$schema`` and would lose the strict integer type.
-    return StrictValidator(opened, registry=_registry()), StrictValidator(step, registry=_registry())
+    strict = strict_validator_class()
+    return strict(opened, registry=_registry()), strict(step, registry=_registry())
 
 
 @lru_cache(maxsize=1 << 16)

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from support import shared_cache_env
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -32,7 +34,8 @@ def build(out: Path, lock_dir: Path, name: str, env: dict[str, str] | None = Non
         if not (out / "index.html").is_file() and not failure.exists():
             result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)], cwd=ROOT,
                                     capture_output=True, text=True, timeout=timeout,
-                                    env={"NO_MKDOCS_2_WARNING": "1", "PATH": "", "HOME": str(lock_dir), **(env or {})})
+                                    env={"NO_MKDOCS_2_WARNING": "1", "PATH": "", "HOME": str(lock_dir), **shared_cache_env(),
+                                         **(env or {})})
             if result.returncode != 0:
                 failure.write_text(result.stderr or result.stdout or "mkdocs failed", encoding="utf-8")
         if failure.exists():

@@ -12,6 +12,15 @@ from reference_impl import Deal, State, load_rules
 from reference_impl.rules import Rules
 
 
+def shared_cache_env() -> dict[str, str]:
+    """Environment for a subprocess with a HOME of its own that should still use this test
+    run's cache: the cache is keyed by content, so sharing it changes no answer, and a fresh
+    one makes every such process parse and validate the whole corpus again."""
+    from reference_impl import cache
+    root = cache.cache_root()
+    return {"EUCHRE_SPEC_CACHE": str(root)} if root is not None else {"EUCHRE_SPEC_CACHE": "off"}
+
+
 def rules_for(options: dict | None = None, variant: str = "euchre") -> Rules:
     return load_rules(variant, options or {})
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from reference_impl.catalog import spec_root, variant_ids, variants_dir
+from support import shared_cache_env
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "authoring.md"
@@ -49,7 +50,7 @@ def commands(console: str) -> list[tuple[str, int, list[str]]]:
 
 def environment(home: Path) -> dict[str, str]:
     return {"PATH": BIN + os.pathsep + os.environ.get("PATH", ""), "HOME": str(home), "CHECKOUT": str(ROOT),
-            "NO_MKDOCS_2_WARNING": "1", "COLUMNS": "200", "XDG_CACHE_HOME": str(home / ".cache")}
+            "NO_MKDOCS_2_WARNING": "1", "COLUMNS": "200", **shared_cache_env()}
 
 
 def test_every_snippet_of_the_authoring_page_runs(tmp_path):
