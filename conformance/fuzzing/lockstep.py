@@ -73,6 +73,9 @@ class Reference:
 
     def __init__(self, variant: str, table: ResolvedTable):
         self.engine = ReferenceEngine()
+        # Every message here is built by the suite, from tables read as UTF-8 text: none can
+        # hold a lone surrogate, and walking a whole table for one is most of a rules request.
+        self.engine.unicode_known = True
         self.rules = rules_message(table)
         self.state: dict[str, Any] | None = None
         reply = self.handle(self.rules)
