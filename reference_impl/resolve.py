@@ -21,16 +21,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
+from . import cache
 from . import options as opts
 from . import patches
 from .catalog import load_variant_file, variant_path
 from .checks import semantic_problems
 from .errors import Problem, SpecError
-from .schemas import schema_problems, table_problems
+from .schemas import schema_problems, schemas_digest, table_problems
 from .yaml_source import Located, format_path
 
 SCHEMA = "variant.schema.json"
 MAX_EXTENDS = 16        # parents above a table: presets of presets, never a long chain
+RESOLVED_CACHE = "resolved"   # the cache's folder of resolved tables (valid ones only)
 TABLE_KEYS = ("extends", "remove", "drop-options", "option-choices", "option-defaults")
 
 
@@ -147,10 +149,25 @@ def _merged_text(chain: tuple[Located, ...]) -> str:
     return json.dumps({"table": merged, "restrictions": restrictions})
 
 
-def _merged(path: Path) -> tuple[dict[str, Any], dict[str, Any], tuple[Located, ...]]:
-    chain = _chain(path)
-    data = json.loads(_merged_text(chain))
-    return data["table"], data["restrictions"], chain
+@lru_cache(maxsize=None)
+def _code_digest() -> str:
+    """The SHA-256 of the interpreter package's own files (source, and compiled modules where
+    installed so): a resolution cached by one version of the code is never read by another,
+    even in a checkout whose version number has not moved."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.iterdir()):
+        if path.suffix in (".py", ".so", ".pyd"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _resolution_key(merged_text: str, options: Mapping[str, Any]) -> str | None:
+    try:
+        chosen = json.dumps(dict(options), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    text = f"{_code_digest()}|{schemas_digest()}|{chosen}|{merged_text}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _locator(chain: tuple[Located, ...]):
@@ -258,7 +275,15 @@ def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], 
 def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> ResolvedTable:
     """Resolve the variant table at ``path`` with the given option values."""
     path = Path(path)
-    table, restrictions, chain = _merged(path)
+    chain = _chain(path)
+    merged_text = _merged_text(chain)
+    key = _resolution_key(merged_text, options or {})
+    cached = cache.read(RESOLVED_CACHE, key) if key is not None else None
+    if isinstance(cached, dict) and cached.keys() == {"table", "sha256"}:
+        table = cached["table"]
+        return ResolvedTable(table["id"], table, cached["sha256"], dict(table["selected"]), str(path))
+    data = json.loads(merged_text)
+    table, restrictions = data["table"], data["restrictions"]
     _restrict(table, restrictions, chain)
     chosen = _choose(table, dict(options or {}), chain)
     ledger = patches.Ledger()
@@ -276,7 +301,10 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
         if label:
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
         raise SpecError(found)
-    return ResolvedTable(table["id"], table, table_hash(table), dict(table["selected"]), str(path))
+    resolved = ResolvedTable(table["id"], table, table_hash(table), dict(table["selected"]), str(path))
+    if key is not None and json.loads(canonical_json(table)) == table:      # JSON keeps it exactly
+        cache.write(RESOLVED_CACHE, key, {"table": table, "sha256": resolved.sha256})
+    return resolved
 
 
 def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedTable:

@@ -216,7 +216,7 @@ VALIDATION_RULES = 2
 
 
 @lru_cache(maxsize=None)
-def _schemas_digest() -> str:
+def schemas_digest() -> str:
     digest = hashlib.sha256(f"validation {VALIDATION_RULES}".encode())
     for path in sorted(schema_dir().rglob("*.json")):
         digest.update(path.read_bytes())
@@ -230,7 +230,7 @@ def _validity_key(schema_name: str, document: Any, partial: bool) -> str | None:
         text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         return None
-    return hashlib.sha256(f"{_schemas_digest()}|{schema_name}|{partial}|{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(f"{schemas_digest()}|{schema_name}|{partial}|{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def schema_problems(located: Located, schema_name: str, data: Any = None, partial: bool = False) -> list[Problem]:
@@ -320,7 +320,7 @@ def case_schema_problems(located: Located) -> list[Problem]:
 def _errors_against(schema_name: str, pointer: tuple[str, ...], canonical: str) -> tuple[tuple[tuple[Any, ...], str], ...]:
     """Errors of one JSON value against the sub-schema at ``pointer`` (memoised on its text,
     and valid answers cached on disk)."""
-    key = hashlib.sha256(f"{_schemas_digest()}|{schema_name}|{'/'.join(pointer)}|{canonical}".encode()).hexdigest()
+    key = hashlib.sha256(f"{schemas_digest()}|{schema_name}|{'/'.join(pointer)}|{canonical}".encode()).hexdigest()
     if cache.read("valid", key):
         return ()
     root = validator(schema_name)

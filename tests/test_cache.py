@@ -1,5 +1,7 @@
 """The on-disk cache of parsed and valid documents never hides a problem."""
 
+import json
+
 import pytest
 
 from reference_impl import cache
@@ -48,3 +50,35 @@ def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
     assert load_text(GOOD, "a.yaml").data["id"] == "x"
     cache.write("parsed", "ab" * 32, {"x": 1})
     assert cache.read("parsed", "ab" * 32) is None
+
+
+def test_a_resolved_table_is_read_back_the_same(private_cache):
+    """Every variant, with and without an option: the cached resolution is the same table,
+    in the same key order, with the same hash."""
+    from reference_impl.catalog import variant_ids
+    from reference_impl.resolve import resolve
+    for variant in variant_ids():
+        for options in ({}, {"game-target": 7} if variant == "euchre" else {}):
+            first = resolve(variant, options)
+            again = resolve(variant, options)
+            assert again == first and list(again.table) == list(first.table)
+            assert json.dumps(again.table) == json.dumps(first.table)
+    assert any((private_cache / "resolved").glob("*/*.json")) or any((private_cache / "resolved").rglob("*.json"))
+
+
+def test_a_resolution_is_not_read_by_other_code_or_schemas(private_cache, monkeypatch):
+    import importlib
+    resolving = importlib.import_module("reference_impl.resolve")
+    resolving.resolve("euchre")
+    entries = set((private_cache / "resolved").rglob("*.json"))
+    monkeypatch.setattr(resolving, "_code_digest", lambda: "another version of the code")
+    resolving.resolve("euchre")
+    assert len(set((private_cache / "resolved").rglob("*.json")) - entries) == 1
+
+
+def test_a_refused_option_is_refused_every_time(private_cache):
+    from reference_impl.resolve import resolve
+    for _ in range(2):
+        with pytest.raises(SpecError):
+            resolve("euchre", {"game-target": "many"})
+    assert not any((private_cache / "resolved").rglob("*.json"))

@@ -59,7 +59,7 @@ def test_every_corpus_file_and_table_takes_the_quick_path_and_agrees():
     assert careful < len(CASE_FILES) // 50, careful
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(2))
 def test_damaged_files_get_the_same_answers_on_both_paths(seed):
     """Mutated case files and tables: wherever a shortcut answers, the careful path agrees.
     The campaign must reach both answers of the Rust validator, or it proves nothing."""
