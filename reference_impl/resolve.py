@@ -257,6 +257,17 @@ def _id_path(table: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _at_origin(origin: patches.Origin, message: str, located: Located) -> Problem:
+    """A problem caused by a change, at the line that asks for it; when that line is in a
+    parent table (an inherited option that no longer fits what this table changed), the
+    problem is this table's, at its ``extends``, and says where the parent asks for it: the
+    author of a table is never sent to fix a file that is not theirs."""
+    if origin.file == located.file or not isinstance(located.data, dict) or "extends" not in located.data:
+        return Problem(origin.file, format_path(origin.path), message, origin.line)
+    where = f"{origin.file}" + (f" line {origin.line}" if origin.line else "") + f", {format_path(origin.path)}"
+    return Problem(located.file, "$.extends", f"{message}: inherited from {where}", located.line_of(("extends",)))
+
+
 def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], ledger: patches.Ledger,
             located: Located) -> list[Problem]:
     """Each problem of the resolved table, at the option request behind it if there is one,
@@ -265,8 +276,7 @@ def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], 
     for path, message in problems:
         origin = ledger.blame(_id_path(table, path))
         if origin is not None:
-            out.append(Problem(origin.file, format_path(origin.path), f"{message} (at {format_path(path)}, "
-                               f"set by {origin.label})", origin.line))
+            out.append(_at_origin(origin, f"{message} (at {format_path(path)}, set by {origin.label})", located))
         else:
             out.append(located.problem(path, message))
     return out
@@ -289,7 +299,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     ledger = patches.Ledger()
     located_problems = opts.apply(table, chosen, _locator(chain), ledger)
     if located_problems:
-        raise SpecError([Problem(origin.file, format_path(origin.path), f"{message} ({origin.label})", origin.line)
+        raise SpecError([_at_origin(origin, f"{message} ({origin.label})", chain[0])
                          for origin, message in located_problems])
     table["selected"] = {c.key: c.value for c in chosen}
     problems = table_problems(table, SCHEMA)

@@ -152,3 +152,18 @@ def test_an_option_value_set_wrongly_is_named_with_its_value_as_yaml(tmp_path):
     problem = next(p for p in problems if "stuck" in p.path)
     assert problem.line == line_of(path, "sets: {hand.round-2.stuck: true}")
     assert "set by option stick-the-dealer=true" in problem.message and "True" not in problem.message
+
+
+def test_an_inherited_option_that_no_longer_fits_is_reported_in_the_child(tmp_path):
+    """The child removes the scoring row an option of its parent switches off: the problem
+    is the child's, at its `extends` line, and says where the parent asks for the change
+    (an author is never sent to fix a built-in table)."""
+    path = tmp_path / "kitchen-five-hundred.yaml"
+    path.write_text("id: kitchen-five-hundred\ntitle: Kitchen Five Hundred\nsummary: Five Hundred without the no-bid row.\n"
+                    "sources:\n  house:\n    title: Our kitchen table\n    kind: house\n"
+                    "extends: five-hundred\nremove: [scoring.rows.no-bid]\n")
+    problems = variant_problems(path)
+    assert problems and all(p.file == str(path) for p in problems), problems
+    found = problems[0]
+    assert (found.path, found.line) == ("$.extends", 8)
+    assert "option no-bid=redeal" in found.message and "five-hundred.yaml line" in found.message
