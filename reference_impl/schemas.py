@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from . import cache
 from .catalog import load_schema, schema_dir
+from .errors import Problem
+from .yaml_source import Located
 
 try:                               # the Rust validator, where its wheel installed (see _surely_valid)
     import jsonschema_rs
 except ImportError:                # pragma: no cover - the wheel exists for every platform we test
     jsonschema_rs = None
-from .errors import Problem
-from .yaml_source import Located
 
 if TYPE_CHECKING:                 # imported when first needed: most runs never build a Python validator
     from jsonschema import Draft202012Validator
@@ -109,15 +109,21 @@ def validator(name: str, partial: bool = False) -> Draft202012Validator:
 
 
 @lru_cache(maxsize=None)
-def _registry() -> Registry:
+def _schemas_by_id() -> tuple[tuple[str, Any], ...]:
     """Every schema with an ``$id``, so that a ``$ref`` to a sibling schema resolves."""
-    from referencing import Registry, Resource
-    resources = []
+    found = []
     for path in sorted(schema_dir().rglob("*.json")):
         schema = load_schema(str(path.relative_to(schema_dir())))
         if "$id" in schema:
-            resources.append((schema["$id"], Resource.from_contents(schema)))
-    return Registry().with_resources(resources)
+            found.append((schema["$id"], schema))
+    return tuple(found)
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    """The Python validators' registry of :func:`_schemas_by_id`."""
+    from referencing import Registry, Resource
+    return Registry().with_resources((uri, Resource.from_contents(schema)) for uri, schema in _schemas_by_id())
 
 
 def _has_float(document: Any) -> bool:
@@ -141,13 +147,9 @@ def _rust_validator(name: str, partial: bool) -> Any:
     if jsonschema_rs is None:
         return None
     schema = load_schema(name) if name == CASE_SCHEMA and not partial else prepared_schema(name, partial)
-    resources = []
-    for path in sorted(schema_dir().rglob("*.json")):
-        sibling = load_schema(str(path.relative_to(schema_dir())))
-        if "$id" in sibling:
-            resources.append((sibling["$id"], sibling))
     try:
-        return jsonschema_rs.validator_for(schema, registry=jsonschema_rs.Registry(resources), validate_formats=False)
+        return jsonschema_rs.validator_for(schema, registry=jsonschema_rs.Registry(list(_schemas_by_id())),
+                                           validate_formats=False)
     except Exception:              # noqa: BLE001 - any refusal only means the slow path is taken
         return None
 
