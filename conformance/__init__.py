@@ -10,7 +10,6 @@ PROTOCOL_SEMVER = "1.1.0"       # the protocol page's version (docs/cli.md, "Ver
 CORPUS_DIR = Path(str(importlib.resources.files(__name__))) / "corpus"    # package data
 
 
-
 def __getattr__(name: str) -> Any:
     """``__version__``, read from the installed metadata when first asked for: importing
     importlib.metadata costs every engine process a few hundredths of a second."""

@@ -22,7 +22,7 @@ from reference_impl.checks import deck_cards
 from reference_impl.errors import Problem, SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 from reference_impl.schemas import case_schema_problems
-from reference_impl.yaml_source import CACHE_KIND, Located, load_file
+from reference_impl.yaml_source import CACHE_KIND, Located, load_file, load_text
 
 from . import CORPUS_DIR
 
@@ -184,10 +184,11 @@ def _case_problems(case: Case, located: Located, path: tuple, tags: dict[str, st
     return problems
 
 
-def load_case_file(path: Path, tags: dict[str, str] | None = None) -> tuple[list[Case], list[Problem]]:
-    """The cases in one file and the problems found in it."""
+def load_case_file(path: Path, tags: dict[str, str] | None = None,
+                   text: str | None = None) -> tuple[list[Case], list[Problem]]:
+    """The cases in one file and the problems found in it (``text``: the file's, already read)."""
     try:
-        located = load_file(path)
+        located = load_text(text, str(path)) if text is not None else load_file(path)
     except SpecError as exc:
         return [], exc.problems
     if not isinstance(located.data, dict):
@@ -228,21 +229,16 @@ def _load_job(job: tuple[Path, dict[str, str] | None]) -> tuple[list[Case], list
     return load_case_file(*job)
 
 
-def load_cold_in_parallel(files: list[Path], tags: dict[str, str] | None = None) -> dict[Path, tuple[list[Case], list[Problem]]]:
-    """The files the on-disk cache does not know yet, parsed and validated on every core
-    (each worker also fills the cache for the next run), by path. A first run (a fresh
-    install, a changed corpus) would otherwise spend most of its time here on one core.
-    Empty where that is not worth it: few such files, one core, no ``fork``, no cache."""
-    if cache.cache_root() is None or (os.cpu_count() or 1) < 2 or len(files) < PREWARM_AT_LEAST:
+def load_cold_in_parallel(texts: dict[Path, str], tags: dict[str, str] | None = None) -> dict[Path, tuple[list[Case], list[Problem]]]:
+    """Of the files read (``texts``), those the on-disk cache does not know yet, parsed and
+    validated on every core (each worker also fills the cache for the next run), by path. A
+    first run (a fresh install, a changed corpus) would otherwise spend most of its time here
+    on one core. Empty where that is not worth it: few such files, one core, no ``fork``, no
+    cache."""
+    if cache.cache_root() is None or (os.cpu_count() or 1) < 2 or len(texts) < PREWARM_AT_LEAST:
         return {}
-    cold = []
-    for path in files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if not cache.has(CACHE_KIND, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()):
-            cold.append(path)
+    cold = [path for path, text in texts.items()
+            if not cache.has(CACHE_KIND, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())]
     if len(cold) < PREWARM_AT_LEAST:
         return {}
     try:
@@ -276,10 +272,16 @@ def load_cases(paths: Iterable[Path] | None = None, tags: dict[str, str] | None 
     cases: list[Case] = []
     problems: list[Problem] = []
     files = case_files(paths)
+    texts: dict[Path, str] = {}
+    for path in files:
+        try:
+            texts[path] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass                       # load_case_file reports it
     with collector_paused():
-        loaded = load_cold_in_parallel(files, tags)
+        loaded = load_cold_in_parallel(texts, tags)
         for path in files:
-            found, trouble = loaded[path] if path in loaded else load_case_file(path, tags)
+            found, trouble = loaded[path] if path in loaded else load_case_file(path, tags, texts.get(path))
             cases += found
             problems += trouble
     seen: dict[str, Case] = {}
