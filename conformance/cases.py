@@ -10,8 +10,6 @@ import contextlib
 import gc
 import hashlib
 import json
-import multiprocessing
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +23,7 @@ from reference_impl.schemas import case_schema_problems
 from reference_impl.yaml_source import CACHE_KIND, Located, load_file, load_text
 
 from . import CORPUS_DIR
+from .forked_map import forked_map, usable_cores
 
 CASE_SCHEMA = "case.schema.json"
 CORPUS_FILE = "corpus.yaml"
@@ -225,29 +224,27 @@ def load_case_file(path: Path, tags: dict[str, str] | None = None,
 PREWARM_AT_LEAST = 64     # files not yet cached that make a parallel first pass worth its start
 
 
-def _load_job(job: tuple[Path, dict[str, str] | None]) -> tuple[list[Case], list[Problem]]:
-    return load_case_file(*job)
+def _load_job(job: tuple[Path, dict[str, str] | None, str]) -> tuple[list[Case], list[Problem]]:
+    path, tags, text = job
+    return load_case_file(path, tags, text)
 
 
 def load_cold_in_parallel(texts: dict[Path, str], tags: dict[str, str] | None = None) -> dict[Path, tuple[list[Case], list[Problem]]]:
     """Of the files read (``texts``), those the on-disk cache does not know yet, parsed and
-    validated on every core (each worker also fills the cache for the next run), by path. A
+    validated on every core (each child also fills the cache for the next run), by path. A
     first run (a fresh install, a changed corpus) would otherwise spend most of its time here
-    on one core. Empty where that is not worth it: few such files, one core, no ``fork``, no
-    cache."""
-    if cache.cache_root() is None or (os.cpu_count() or 1) < 2 or len(texts) < PREWARM_AT_LEAST:
+    on one core. Empty where that is not worth it (few such files, one core, no ``fork``, no
+    cache); a file a child did not deliver is left out, and the caller loads it itself."""
+    cores = min(usable_cores(), 8)
+    if cache.cache_root() is None or cores < 2 or len(texts) < PREWARM_AT_LEAST:
         return {}
     cold = [path for path, text in texts.items()
             if not cache.has(CACHE_KIND, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())]
     if len(cold) < PREWARM_AT_LEAST:
         return {}
-    try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:                  # no fork here: load on one core
-        return {}
-    # Workers live for this one job: no garbage collection in them (see collector_paused).
-    with context.Pool(min(os.cpu_count() or 2, 8), initializer=gc.disable) as pool:
-        return dict(zip(cold, pool.map(_load_job, [(path, tags) for path in cold], chunksize=8)))
+    loaded = forked_map(_load_job, [(path, tags, texts[path]) for path in cold],
+                        [len(texts[path]) for path in cold], cores)
+    return {cold[index]: result for index, result in loaded.items()}
 
 
 @contextlib.contextmanager
