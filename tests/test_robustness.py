@@ -625,3 +625,22 @@ def test_case_file_regressions(tmp_path, name, text, line, phrase):
     problems = check_problems(path, text, True, parsed=name not in {"deep-flow", "not-utf-8"})
     assert time.monotonic() - started < 30, "a broken case file must be refused quickly"
     assert phrase in problems[0].message and problems[0].line == line, problems
+
+
+@pytest.mark.parametrize("number, refused", [
+    ("9" * 20, False), ("-" + "9" * 20, False), ("1" + "0" * 20, True), ("-" + "1" * 21, True),
+    ("1.5e300", False), ("NaN", True), ("-Infinity", True),
+])
+def test_reply_integers_are_bounded_at_twenty_digits(number, refused):
+    """The quick test for a suspect reply (a run of 21 digits, NaN, Infinity) must send every
+    such reply to the decoder that refuses it, wherever it sits, and pass the rest."""
+    from conformance.engine_process import EngineGarbled, decode_reply
+    padding = '"note":"' + "#" * 30 + '",'     # marks that look like digits once translated
+    line = ('{"id":1,"ok":true,' + padding + '"state":{"scores":[1,' + number + ']}}').encode()
+    if refused:
+        with pytest.raises(EngineGarbled, match="NaN|Infinity|digits"):
+            decode_reply(line, "act")
+    else:
+        assert decode_reply(line, "act")["state"]["scores"][1] == json.loads(number)
+    # digits inside text are never a number: 25 of them pass
+    assert decode_reply(b'{"id":2,"ok":true,"note":"' + b"7" * 25 + b'"}', "act")["note"] == "7" * 25
