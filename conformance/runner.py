@@ -31,8 +31,8 @@ REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state
                  "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply",
                  "perft": "perft-reply"}
 OBSERVATION_REQUIRED = tuple(load_schema("protocol/observation.schema.json")["required"])
-_REQUIRED_SET = frozenset(OBSERVATION_REQUIRED)
-OPTIONAL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) - set(OBSERVATION_REQUIRED)
+OBSERVATION_REQUIRED_SET = frozenset(OBSERVATION_REQUIRED)
+OPTIONAL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) - OBSERVATION_REQUIRED_SET
 
 
 @dataclass
@@ -237,7 +237,7 @@ class Session:
             return
         if "state" in reply or schema == "state-reply":
             state = reply.get("state")
-            if not isinstance(state, dict) or not state.keys() >= _REQUIRED_SET:
+            if not isinstance(state, dict) or not state.keys() >= OBSERVATION_REQUIRED_SET:
                 missing = [k for k in OBSERVATION_REQUIRED if not isinstance(state, dict) or k not in state]
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply's state lacks {', '.join(missing)}"), "error")
         if self.strict_replies or schema not in self._validated:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..runner import OBSERVATION_REQUIRED, SET_FIELDS
+from ..runner import OBSERVATION_REQUIRED_SET as REQUIRED
+from ..runner import SET_FIELDS
 
 MISSING = "<missing>"
-REQUIRED = frozenset(OBSERVATION_REQUIRED)
 
 
 @dataclass(frozen=True)
