@@ -1,7 +1,7 @@
 """A whole conformance run: select cases, spread them over worker engines, classify results.
 
-Each worker thread owns one engine process (``-j N`` gives N engines). Results stream back
-as cases finish; a skip file turns the failures it lists into ``expected-fail`` and flags
+Each worker owns one engine process (``-j N`` gives N engines) and takes whole table groups,
+the costliest first. Results stream back as cases finish; a skip file turns the failures it lists into ``expected-fail`` and flags
 the ones that now pass as ``unexpected-pass``.
 """
 
@@ -17,7 +17,9 @@ from typing import Callable, Iterable, Iterator
 from reference_impl.errors import Problem, SpecError
 
 from .cases import Case
+from .engine_process import START_TIMEOUT
 from .runner import FAILING, CaseResult, Failure, Session
+from .worker_processes import can_fork, run_in_processes
 
 
 @dataclass
@@ -118,6 +120,40 @@ def engine_unresponsive(result: CaseResult) -> bool:
     return result.outcome in ("crash", "error") and result.failure is not None and result.failure.where == "engine start"
 
 
+class StopRules:
+    """When a run stops starting cases: after ``max_fail`` unexpected failures, or after
+    ``give_up_after`` cases in a row in which the engine could not be started or did not
+    answer (the circuit breaker: an engine that never says hello would otherwise cost a
+    full timeout on every case). Results are recorded in the order they become known."""
+
+    def __init__(self, max_fail: int | None, give_up_after: int | None, stopped: list[str] | None):
+        self.max_fail, self.give_up_after = max_fail, give_up_after
+        self.stopped = stopped if stopped is not None else []
+        self.failures = self.unresponsive = 0
+        self.reason = "not run: --max-fail reached"      # what a case not run is told
+        self.stop = threading.Event()
+
+    def record(self, result: CaseResult) -> bool:
+        """Count one result; whether it is the one that stops the run."""
+        if result.outcome in FAILING:
+            self.failures += 1
+            if self.max_fail is not None and self.failures >= self.max_fail and not self.stop.is_set():
+                self.stop.set()
+                self.stopped.append(f"stopped after {self.failures} unexpected failure(s) (--max-fail {self.max_fail})")
+                return True
+        self.unresponsive = self.unresponsive + 1 if engine_unresponsive(result) else 0
+        if self.give_up_after and self.unresponsive >= self.give_up_after and not self.stop.is_set():
+            self.reason = f"not run: the engine failed to start or answer in {self.unresponsive} cases in a row"
+            self.stop.set()
+            self.stopped.append(f"gave up: the engine failed to start or answer in {self.unresponsive} cases in a row "
+                                f"(last: {result.failure.message if result.failure else result.outcome})")
+            return True
+        return False
+
+    def not_run(self, case: Case) -> CaseResult:
+        return CaseResult(case, "skipped", 0.0, detail=self.reason)
+
+
 def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float = 10.0, case_timeout: float = 60.0,
               skips: SkipList | None = None, max_fail: int | None = None, strict_replies: bool = False,
               hello_callback: Callable[[dict], None] | None = None,
@@ -125,26 +161,43 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
               corpus_version: str | None = None, start_timeout: float | None = None) -> Iterator[CaseResult]:
     """Run ``cases`` on ``jobs`` engines; yield each result as it is known.
 
-    After ``max_fail`` unexpected failures no new case is started; after ``give_up_after``
-    cases in a row in which the engine could not be started or did not answer (the circuit
-    breaker: an engine that never says hello would otherwise cost a full timeout on every
-    case), neither. Cases not run are yielded as ``skipped`` so that the report still
-    accounts for every case; the reason for stopping is appended to ``stopped``.
+    With more than one engine, each is driven by its own forked worker process (see
+    :mod:`conformance.worker_processes`): checking replies is most of the runner's work, and
+    threads would do it one at a time. Without ``fork`` (Windows), threads drive them.
+    Once :class:`StopRules` stops the run, no new case is started; cases not run are
+    yielded as ``skipped`` so that the report still accounts for every case, and the
+    reason for stopping is appended to ``stopped``.
     """
+    rules = StopRules(max_fail, give_up_after, stopped)
+    groups = table_groups(cases)
+    jobs = max(1, min(jobs, len(groups) or 1))
+
+    def make_session() -> Session:
+        return Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies,
+                       corpus_version=corpus_version, start_timeout=start_timeout)
+
+    def finish(result: CaseResult) -> CaseResult:
+        return apply_skip_list(result, skips)
+
+    if jobs > 1 and can_fork():
+        budget = (start_timeout or START_TIMEOUT) + case_timeout + timeout
+        yield from run_in_processes(cases, groups, jobs, make_session, finish, rules, hello_callback, budget)
+    else:
+        yield from _run_in_threads(groups, jobs, make_session, finish, rules, hello_callback)
+
+
+def _run_in_threads(groups: list[list[Case]], jobs: int, make_session: Callable[[], Session],
+                    finish: Callable[[CaseResult], CaseResult], rules: StopRules,
+                    hello_callback: Callable[[dict], None] | None) -> Iterator[CaseResult]:
+    """Each thread owns one engine and takes whole table groups from a shared queue."""
     todo: queue.Queue = queue.Queue()
-    for group in table_groups(cases):
+    for group in groups:
         todo.put(group)
     done: queue.Queue = queue.Queue()
-    stop = threading.Event()
-    failures = 0
-    unresponsive = 0
-    reason = "not run: --max-fail reached"
     lock = threading.Lock()
 
     def worker() -> None:
-        nonlocal failures, unresponsive, reason
-        session = Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies,
-                          corpus_version=corpus_version, start_timeout=start_timeout)
+        session = make_session()
         try:
             while True:
                 try:
@@ -152,36 +205,20 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
                 except queue.Empty:
                     return
                 for case in group:
-                    if stop.is_set():
-                        done.put(CaseResult(case, "skipped", 0.0, detail=reason))
+                    if rules.stop.is_set():
+                        done.put(rules.not_run(case))
                         continue
-                    run_one(session, case)
+                    result = finish(session.run(case))
+                    if hello_callback is not None and session.engine.hello is not None:
+                        hello_callback(session.engine.hello)
+                    with lock:
+                        rules.record(result)
+                    done.put(result)
         finally:
             session.close()
             done.put(None)
 
-    def run_one(session: Session, case: Case) -> None:
-        nonlocal failures, unresponsive, reason
-        result = apply_skip_list(session.run(case), skips)
-        if hello_callback is not None and session.engine.hello is not None:
-            hello_callback(session.engine.hello)
-        with lock:
-            if result.outcome in FAILING:
-                failures += 1
-                if max_fail is not None and failures >= max_fail and not stop.is_set():
-                    stop.set()
-                    if stopped is not None:
-                        stopped.append(f"stopped after {failures} unexpected failure(s) (--max-fail {max_fail})")
-            unresponsive = unresponsive + 1 if engine_unresponsive(result) else 0
-            if give_up_after and unresponsive >= give_up_after and not stop.is_set():
-                reason = f"not run: the engine failed to start or answer in {unresponsive} cases in a row"
-                stop.set()
-                if stopped is not None:
-                    stopped.append(f"gave up: the engine failed to start or answer in {unresponsive} cases in a row "
-                                   f"(last: {result.failure.message if result.failure else result.outcome})")
-        done.put(result)
-
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, min(jobs, len(cases) or 1)))]
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
     for thread in threads:
         thread.start()
     finished = 0

@@ -229,19 +229,20 @@ def _state(pid: int) -> str:
         return "gone"
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_sigterm_or_ctrl_c_stops_the_runner_and_its_engines(tmp_path, signum):
+def test_sigterm_or_ctrl_c_stops_the_runner_and_its_engines(tmp_path, signum, jobs):
     marker = f"marker-{uuid.uuid4().hex}"
     report = tmp_path / "r.jsonl"
     runner = subprocess.Popen(
         [sys.executable, "-m", "conformance.cli", "check", "--engine", f"{ENGINES / 'wrapper_no_exec.sh'} 1 {marker}",
-         "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(report)],
+         "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(report), "-j", str(jobs)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHON": sys.executable},
         # As from a terminal: a suite started in the background (`cmd &` in a script) runs
         # with SIGINT ignored, which its children inherit and Python then respects.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        assert wait_until(lambda: len(alive(marker)) >= 2), "the wrapped engine never started"
+        assert wait_until(lambda: len(alive(marker)) >= 2 * jobs), "the wrapped engines never started"
         time.sleep(0.5)                      # the engine is now hanging on its first act
         runner.send_signal(signum)
         out, err = runner.communicate(timeout=20)
