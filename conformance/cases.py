@@ -126,14 +126,22 @@ def resolved_table(variant: str, options: dict[str, Any]) -> ResolvedTable:
     return _resolved(variant, json.dumps(options, sort_keys=True))
 
 
+@lru_cache(maxsize=512)
+def _anchors_and_pack(variant: str, options_json: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A resolved table's clause ids and cards, worked out once per table, not per case."""
+    table = _resolved(variant, options_json).table
+    return frozenset(c["id"] for c in table.get("clauses", [])), frozenset(deck_cards(table["deck"]))
+
+
 def _case_problems(case: Case, located: Located, path: tuple, tags: dict[str, str] | None) -> list[Problem]:
     problems = []
+    options_json = json.dumps(case.options, sort_keys=True)
     try:
-        case.table = resolved_table(case.variant, case.options)
+        case.table = _resolved(case.variant, options_json)
     except SpecError as exc:
         message = "; ".join(p.message for p in exc.problems)
         return [located.problem(path + ("variant",), f"cannot resolve {case.variant} with these options: {message}")]
-    anchors = {c["id"] for c in case.table.table.get("clauses", [])}
+    anchors, pack = _anchors_and_pack(case.variant, options_json)
     for i, clause in enumerate(case.clauses):
         if clause not in anchors:
             problems.append(located.problem(path + ("clauses", i), f"no clause {clause!r} in {case.variant} with these options"))
@@ -145,7 +153,6 @@ def _case_problems(case: Case, located: Located, path: tuple, tags: dict[str, st
         for i, tag in enumerate(case.tags):
             if tag not in tags:
                 problems.append(located.problem(path + ("tags", i), f"unknown tag {tag!r} (see {CORPUS_FILE})"))
-    pack = set(deck_cards(case.table.table["deck"]))
     given = [(("setup", "first_dealer", "cards"), (case.setup.get("first_dealer") or {}).get("cards") or [])]
     for h, hand in enumerate(case.hands):
         deal = hand["deal"]
