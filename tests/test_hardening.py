@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conformance import CORPUS_DIR
-from conformance.cases import load_case_file, load_cases, load_corpus_meta
+from conformance.cases import load_case_file
 from conformance.check import run_cases
 from conformance.clip import MAX_ITEMS, MAX_TEXT, clip, xml_safe
 from conformance.reference_engine import ReferenceEngine, serve
@@ -30,13 +30,8 @@ from conformance.report import write_junit
 from reference_impl import ActionError, SpecError, load_rules, new_game
 from reference_impl.resolve import resolve_file
 from reference_impl.validate import variant_problems
+from robustness_fixtures import ENGINES, FIXTURE_CASES, FIXTURES, FULL, ROOT, SHORT, TAGS
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ROOT / "tests" / "faulty_engines"
-FIXTURES = ROOT / "tests" / "fixtures" / "robustness"
-TAGS = load_corpus_meta().tags
-FIXTURE_CASES = {c.id: c for c in load_cases([FIXTURES], TAGS)[0]}
-FULL, SHORT = FIXTURE_CASES["robust-full-hand"], FIXTURE_CASES["robust-short-bid"]
 
 
 def engine(name: str, *args: str) -> list[str]:

@@ -19,21 +19,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from conformance.cases import Case, load_cases, load_corpus_meta
+from conformance.cases import Case, load_cases
 from conformance.check import StopRules, run_cases, table_groups
 from conformance.engine_process import engine_command
 from conformance.runner import CaseResult
 from conformance.worker_processes import can_fork, run_in_processes
 from reference_impl.errors import Problem
+from robustness_fixtures import ENGINES, FIXTURE_CASES, FULL, SHORT, TAGS
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="workers are forked (POSIX only)")
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ROOT / "tests" / "faulty_engines"
-FIXTURES = ROOT / "tests" / "fixtures" / "robustness"
-TAGS = load_corpus_meta().tags
-FIXTURE_CASES = {c.id: c for c in load_cases([FIXTURES], TAGS)[0]}
-FULL, SHORT = FIXTURE_CASES["robust-full-hand"], FIXTURE_CASES["robust-short-bid"]
 OTHER_TABLE = FIXTURE_CASES["robust-short-bid-stick"]
 
 
