@@ -60,6 +60,17 @@ def test_two_workers_give_what_one_engine_gives():
     assert hellos and hellos[0]["engine"]["name"]
 
 
+def test_without_fork_two_threads_give_what_one_engine_gives(monkeypatch):
+    """The path taken where processes cannot be forked (Windows)."""
+    monkeypatch.setattr("conformance.check.can_fork", lambda: False)
+    monkeypatch.setattr("conformance.check.run_in_processes", None)     # must not be reached
+    cases = corpus_sample(40)
+    argv = engine_command("reference")
+    one = accounted_once(list(run_cases(cases, argv, jobs=1)), cases)
+    two = accounted_once(list(run_cases(cases, argv, jobs=2)), cases)
+    assert one == two and set(two.values()) == {"pass"}
+
+
 def test_max_fail_stops_both_workers_and_reports_the_rest():
     cases = [FULL, SHORT, OTHER_TABLE] * 6            # FULL crashes on this engine, the others pass
     stopped: list[str] = []
