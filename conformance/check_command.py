@@ -114,17 +114,19 @@ def run_check(args: argparse.Namespace) -> int:
 
     plain(f"euchre-spec check: {len(chosen)} case(s) of corpus {meta.version} on {' '.join(argv)} "
           f"with {args.jobs} engine(s)")
+    run = run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
+                    skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
+                    hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
+                    corpus_version=meta.version, start_timeout=args.start_timeout)
     try:
         with _Progress(len(chosen)) as progress:
-            for result in run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
-                                    skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
-                                    hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
-                                    corpus_version=meta.version, start_timeout=args.start_timeout):
+            for result in run:
                 write_header()
                 report.write(result.to_json())
                 results.append(result)
                 progress.advance(result)
     except KeyboardInterrupt:
+        run.close()                     # ends the worker processes and their engines now
         kill_all()
         write_header()
         stopped.append(f"interrupted after {len(results) - len(broken)} of {len(chosen)} case(s)")
