@@ -118,12 +118,8 @@ def _normalise_setup(setup: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=512)
 def _resolved(variant: str, options_json: str) -> ResolvedTable:
+    """The resolved table of a case, by its options as sorted JSON (many cases share one)."""
     return resolve(variant, json.loads(options_json))
-
-
-def resolved_table(variant: str, options: dict[str, Any]) -> ResolvedTable:
-    """The resolved table of a case (cached: many cases share one)."""
-    return _resolved(variant, json.dumps(options, sort_keys=True))
 
 
 @lru_cache(maxsize=512)

@@ -1,8 +1,9 @@
 """A whole conformance run: select cases, spread them over worker engines, classify results.
 
-Each worker owns one engine process (``-j N`` gives N engines) and takes whole table groups,
-the costliest first. Results stream back as cases finish; a skip file turns the failures it lists into ``expected-fail`` and flags
-the ones that now pass as ``unexpected-pass``.
+Each worker owns one engine process (``-j N`` gives N engines) and takes whole table
+groups, the costliest first. Results stream back as cases finish; a skip file turns the
+failures it lists into ``expected-fail`` and flags the ones that now pass as
+``unexpected-pass``.
 """
 
 from __future__ import annotations

@@ -161,9 +161,7 @@ def run_in_processes(cases: list[Case], groups: list[list[Case]], jobs: int, mak
 
     def result_of(index: int, fields: tuple) -> CaseResult:
         outcome, duration, failure, stderr, starts, detail = fields
-        result = CaseResult(cases[index], outcome, duration, failure, stderr, detail=detail)
-        result.engine_starts = starts
-        return result
+        return CaseResult(cases[index], outcome, duration, failure, stderr, engine_starts=starts, detail=detail)
 
     def counted(result: CaseResult) -> CaseResult:
         result = finish(result)
