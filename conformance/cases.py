@@ -122,6 +122,11 @@ def _resolved(variant: str, options_json: str) -> ResolvedTable:
     return resolve(variant, json.loads(options_json))
 
 
+def resolved_table(variant: str, options: dict[str, Any]) -> ResolvedTable:
+    """The resolved table of a case (cached: many cases share one)."""
+    return _resolved(variant, json.dumps(options, sort_keys=True))
+
+
 @lru_cache(maxsize=512)
 def _anchors_and_pack(variant: str, options_json: str) -> tuple[frozenset[str], frozenset[str]]:
     """A resolved table's clause ids and cards, worked out once per table, not per case."""
