@@ -24,7 +24,7 @@ from typing import Any
 
 MAX_ENTRY = 4 * 1024 * 1024          # bytes: an answer larger than this is not worth keeping
 MAX_TOTAL = 200 * 1024 * 1024        # bytes: the whole cache
-PRUNE_EVERY = 200                    # writes between two size checks, on average
+PRUNE_EVERY = 200                    # writes before a process's size check, on average
 
 
 def cache_root() -> Path | None:
@@ -100,8 +100,18 @@ def write(kind: str, key: str, value: Any) -> None:
         os.replace(handle.name, path)
     except OSError:                              # unwritable: simply not cached
         return
-    if random.random() < 1 / PRUNE_EVERY:
+    global _written_since_prune, _pruned
+    _written_since_prune += len(text)
+    if _written_since_prune > MAX_TOTAL // 4 or (not _pruned and random.random() < 1 / PRUNE_EVERY):
+        _written_since_prune, _pruned = 0, True
         prune()
+
+
+# Pruning walks the whole cache, so a process does it at most once by chance (amortised over
+# the many short processes that write little) and again after every quarter of MAX_TOTAL it
+# writes itself; a first run that fills the cache would otherwise walk it every 200 writes.
+_written_since_prune = 0
+_pruned = False
 
 
 def _entries(root: Path) -> list[tuple[float, int, Path]]:

@@ -10,11 +10,13 @@ on damaged files.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conformance import CORPUS_DIR
 from reference_impl import schemas, yaml_source
@@ -134,3 +136,32 @@ def test_deep_nesting_is_refused_at_its_line():
     with pytest.raises(SpecError) as refused:
         yaml_source.load_text(text, "deep.yaml")
     assert "nested more than" in str(refused.value) and refused.value.problems[0].line
+
+
+SCALARS = """\
+plain: text
+quoted: "12"
+numbers: [0, 7, 12, 010, 0o17, 0x1f, 0b101, 1_000, -3, +5, 1:30, 123456789012345678901234567890]
+floats: [1.5, .inf, -.Inf, .nan, 1e3, 6.02e+23]
+truths: [yes, No, on, OFF, true, False, y, n]
+nothing: [~, null, Null, ""]
+dates: [2001-01-01, 2001-12-14t21:59:43.10-05:00]
+tagged: [!!int "12", !!str 12, !!float "3", !!bool "yes", !!null "", !!binary aGk=]
+nested: {a: [1, {b: [true, ~]}]}
+"""
+
+
+@pytest.mark.parametrize("part", SCALARS.splitlines())
+def test_the_quick_constructor_reads_every_scalar_as_the_safe_loader_does(part):
+    """The quick loader builds text, whole numbers, booleans and nulls itself; a spelling it
+    gets wrong (an octal 010, a sexagesimal 1:30, an explicit tag) would change a case's
+    meaning without any error. It must agree with ``yaml.safe_load`` value for value, type
+    for type, and claim "surely JSON" only where JSON keeps the data exactly."""
+    quick = yaml_source._parse_quickly(part, "scalars.yaml")
+    assert quick is not None
+    expected = yaml.safe_load(part)
+    assert repr(quick.data) == repr(expected)
+    assert quick.has_float == schemas._has_float(expected)
+    if quick.surely_json:
+        assert json.loads(json.dumps(quick.data)) == quick.data
+    assert quick.surely_json == (part.split(":")[0] in {"plain", "quoted", "truths", "nothing", "nested"})

@@ -97,6 +97,8 @@ def check_fast_paths(text: str, schema_name: str) -> None:
         raise InvariantBroken(f"quick and careful loads differ: {quick.data!r:.300} / {careful.data!r:.300}")
     if quick.has_float != schemas._has_float(quick.data):
         raise InvariantBroken(f"the quick loader's float flag is {quick.has_float} for {quick.data!r:.300}")
+    if quick.surely_json and json.loads(json.dumps(quick.data)) != quick.data:
+        raise InvariantBroken(f"the quick loader takes for JSON what JSON does not keep: {quick.data!r:.300}")
     partial = schema_name == "variant.schema.json" and isinstance(quick.data, dict) and "extends" in quick.data
     if schemas._surely_valid(schema_name, quick.data, partial, quick.has_float):
         errors = [e.message for e in validator(schema_name, partial).iter_errors(quick.data)]
