@@ -202,6 +202,12 @@ class EngineProcess:
         self._selector: selectors.BaseSelector | None = None
         self._write_selector: selectors.BaseSelector | None = None
         self._stderr: _StderrTail | None = None
+        # A request sent before the runner asked for it (see request's ``then``): the
+        # message, its id, and the failure met writing it (raised when it is asked for).
+        self._ahead: tuple[dict[str, Any], int, EngineFailure | None] | None = None
+
+    # Whether ``then`` is honoured: a subprocess computes while the runner checks.
+    pipelines = True
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> dict[str, Any]:
@@ -237,6 +243,7 @@ class EngineProcess:
             raise EngineCrashed(f"cannot start {self.argv[0]!r}: {exc}") from None
         _RUNNING.add(self)
         self._buffer = b""
+        self._ahead = None
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.process.stdout, selectors.EVENT_READ)
         # Requests are written without blocking, so that an engine that stops reading its
@@ -281,6 +288,7 @@ class EngineProcess:
         _RUNNING.discard(self)
         self.process = None
         self.hello = None
+        self._ahead = None
 
     def kill_group(self) -> None:
         """SIGKILL the engine's process group: the engine and anything it started."""
@@ -304,19 +312,60 @@ class EngineProcess:
         return self.process.poll() if self.process is not None else None
 
     # -- requests ---------------------------------------------------------------------------
-    def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
-        """Send one request and return the engine's reply to it."""
+    def request(self, message: dict[str, Any], timeout: float | None = None,
+                then: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send one request and return the engine's reply to it.
+
+        ``then`` is the request the runner will make next if this reply is right (the next
+        scripted action of a case). It is sent as soon as this reply has arrived, before
+        this reply is decoded and checked, so the engine computes its answer meanwhile: on
+        two cores a case runs in about the time of the slower side instead of the sum of
+        both. The engine still never has two requests unanswered. If the runner asks for
+        something else instead (the case failed), :meth:`drain` reads and drops the reply."""
         if not self._running():
             raise EngineCrashed("the engine is not running")
-        self._next_id += 1
-        message = {"id": self._next_id, **message}
-        data = _encode(message).encode("utf-8") + b"\n"
         timeout = self.timeout if timeout is None else timeout
-        line = self._exchange(data, timeout, message["type"])
-        reply = decode_reply(line, message["type"])
-        if type(reply.get("id")) is not int or reply["id"] != message["id"]:
-            raise EngineGarbled(f"reply to request {message['id']} ({message['type']}) carries id {reply.get('id')!r}")
+        what = message["type"]
+        if self._ahead is not None and self._ahead[0] == message:
+            _, request_id, failure = self._ahead
+            self._ahead = None
+            if failure is not None:
+                raise failure
+            line = self._read_line(timeout, what)
+        else:
+            self.drain(timeout)
+            self._next_id += 1
+            request_id = self._next_id
+            line = self._exchange(_encode({"id": request_id, **message}).encode("utf-8") + b"\n", timeout, what)
+        if then is not None and self.pipelines:
+            self._send_ahead(then, timeout)
+        reply = decode_reply(line, what)
+        if type(reply.get("id")) is not int or reply["id"] != request_id:
+            raise EngineGarbled(f"reply to request {request_id} ({what}) carries id {reply.get('id')!r}")
         return reply
+
+    def _send_ahead(self, message: dict[str, Any], timeout: float) -> None:
+        self._next_id += 1
+        data = _encode({"id": self._next_id, **message}).encode("utf-8") + b"\n"
+        try:
+            self._write(data, time.monotonic() + timeout, timeout, message["type"])
+            failure = None
+        except EngineFailure as exc:      # the engine's, at the request it concerns: not now
+            failure = exc
+        self._ahead = (message, self._next_id, failure)
+
+    def drain(self, timeout: float | None = None) -> None:
+        """Read and drop the reply to a request sent ahead and then not asked for, so that
+        the next reply read is the next request's; an engine that does not answer it, or
+        answers garbage, raises :class:`EngineFailure` (to be killed and restarted)."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is None or ahead[2] is not None or not self._running():
+            return
+        message, request_id, _ = ahead
+        what = f"{message['type']} (sent ahead, not needed)"
+        reply = decode_reply(self._read_line(self.timeout if timeout is None else timeout, what), what)
+        if type(reply.get("id")) is not int or reply["id"] != request_id:
+            raise EngineGarbled(f"reply to request {request_id} ({what}) carries id {reply.get('id')!r}")
 
     def _running(self) -> bool:
         return self.process is not None
@@ -389,6 +438,8 @@ class InProcessEngine(EngineProcess):
         self.factory = factory
         self.engine: Any = None
         self.requests = 0
+
+    pipelines = False      # nothing runs meanwhile in one process
 
     def _launch(self) -> None:
         from .reference_engine import ReferenceEngine, answer_line

@@ -193,6 +193,10 @@ class Session:
             outcome, detail = "error", None
             failure = Failure(where=where, message=f"cannot check the engine's reply: {type(exc).__name__}: {exc}", **context)
             self.engine.kill()
+        try:
+            self.engine.drain()         # the answer to an action sent ahead of a failure
+        except EngineFailure:
+            self.engine.kill()          # this case is already decided; the next gets a fresh engine
         expected = case.data.get("expected_failure") if isinstance(case.data, dict) else None
         if expected is not None and outcome in ("pass", "fail"):
             outcome, failure, detail = _against_expected_failure(expected, outcome, failure)
@@ -211,12 +215,13 @@ class Session:
         return index.get(clause_id, {"id": clause_id})
 
     def _request(self, case: Case, message: dict[str, Any], where: str, clause: dict[str, Any] | None = None,
-                 **context: Any) -> dict[str, Any]:
-        """Send a request that must succeed; an error reply ends the case."""
+                 then: dict[str, Any] | None = None, **context: Any) -> dict[str, Any]:
+        """Send a request that must succeed; an error reply ends the case. ``then``: the
+        request that comes next if this one's reply is right (see EngineProcess.request)."""
         self._position = (where, context)
         if time.monotonic() > self._deadline:
             raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s")
-        reply = self.engine.request(message)
+        reply = self.engine.request(message, then=then)
         kind = message["type"]
         if not reply.get("ok"):
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
@@ -274,8 +279,9 @@ class Session:
                 continue
             state = self._request(case, deal, where=f"hand {h} deal", hand=h)["state"]
             self._expect(case, hand.get("after_deal"), state, None, f"hand {h} after the deal", hand=h)
-            for s, step in enumerate(hand["steps"], 1):
-                state = self._step(case, h, s, step, state)
+            steps = hand["steps"]
+            for s, step in enumerate(steps, 1):
+                state = self._step(case, h, s, step, state, steps[s] if s < len(steps) else None)
             self._expect(case, hand.get("expect"), state, None, f"hand {h} end", hand=h)
             for count in hand.get("perft") or []:
                 self._perft(case, h, count)
@@ -296,7 +302,10 @@ class Session:
                                              field=f"divide[{action}]", expected=count["divide"].get(action),
                                              actual=got.get(action), clause=self._clause(case), hand=h))
 
-    def _step(self, case: Case, h: int, s: int, step: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    def _step(self, case: Case, h: int, s: int, step: dict[str, Any], state: dict[str, Any],
+              following: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Check the state before a scripted action, apply it, check the state after.
+        ``following``: the next step, whose action is sent ahead when it is a plain one."""
         seat, action = step["seat"], step["action"]
         where = f"hand {h} step {s} (seat {seat} {action})"
         context = {"hand": h, "step": s, "seat": seat, "action": action}
@@ -313,8 +322,11 @@ class Session:
                                      expected=sorted(step["legal"]), actual=sorted(state.get("legal") or []),
                                      clause=clause, **context))
         done_before = _completed_tricks(state)
+        then = None
+        if following is not None and "reject" not in following and "view" not in step:
+            then = {"type": "act", "seat": following["seat"], "action": following["action"]}
         after = self._request(case, {"type": "act", "seat": seat, "action": action}, where=where,
-                              clause=clause, **context)["state"]
+                              clause=clause, then=then, **context)["state"]
         finished = _completed_tricks(after)
         trick_winner = finished[-1]["winner"] if len(finished) > len(done_before) else None
         self._expect(case, step.get("expect"), after, trick_winner, where, clause=clause, **context)
