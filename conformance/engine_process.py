@@ -33,6 +33,7 @@ from typing import Any, Callable, Sequence
 from reference_impl.schemas import validator
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
+from .protocol_json import NOT_READ, quick_dumps, quick_loads
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
@@ -101,6 +102,10 @@ _plain_decode = json.JSONDecoder().decode
 _checked_decode = json.JSONDecoder(parse_int=_checked_int, parse_constant=_refuse_constant).decode
 
 
+def _request_line(message: dict[str, Any]) -> bytes:
+    return (quick_dumps(message) or _encode(message).encode("utf-8")) + b"\n"
+
+
 def _needs_checking(line: bytes) -> bool:
     """Whether a reply may hold an over-long integer or a NaN/Infinity: only then is it decoded
     with the hooks that refuse them (a hook called for every integer costs a tenth of a run)."""
@@ -115,7 +120,12 @@ def decode_reply(line: bytes, what: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise EngineGarbled(f"reply to {what} is not UTF-8 ({exc.reason} at byte {exc.start}): {shown!r}") from None
     try:
-        reply = (_checked_decode if _needs_checking(line) else _plain_decode)(text)
+        if _needs_checking(line):
+            reply = _checked_decode(text)
+        else:
+            reply = quick_loads(line)
+            if reply is NOT_READ:
+                reply = _plain_decode(text)
     except _BadNumber as exc:
         raise EngineGarbled(f"reply to {what} holds {exc}: {shown!r}") from None
     except ValueError as exc:
@@ -336,7 +346,7 @@ class EngineProcess:
             self.drain(timeout)
             self._next_id += 1
             request_id = self._next_id
-            line = self._exchange(_encode({"id": request_id, **message}).encode("utf-8") + b"\n", timeout, what)
+            line = self._exchange(_request_line({"id": request_id, **message}), timeout, what)
         if then is not None and self.pipelines:
             self._send_ahead(then, timeout)
         reply = decode_reply(line, what)
@@ -346,7 +356,7 @@ class EngineProcess:
 
     def _send_ahead(self, message: dict[str, Any], timeout: float) -> None:
         self._next_id += 1
-        data = _encode({"id": self._next_id, **message}).encode("utf-8") + b"\n"
+        data = _request_line({"id": self._next_id, **message})
         try:
             self._write(data, time.monotonic() + timeout, timeout, message["type"])
             failure = None

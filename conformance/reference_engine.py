@@ -20,6 +20,7 @@ from reference_impl.rules import Rules
 from reference_impl.schemas import table_problems
 
 from . import PROTOCOL_VERSION, __version__
+from .protocol_json import NOT_READ, quick_dumps, quick_loads
 
 
 class ProtocolError(Exception):
@@ -243,7 +244,9 @@ def _refuse_constant(name: str) -> Any:
 def answer_line(engine: ReferenceEngine, raw: bytes) -> bytes:
     """The reply line (without its newline) to one request line."""
     try:
-        message = _LOADS(raw.decode("utf-8"))
+        message = quick_loads(raw)
+        if message is NOT_READ:
+            message = _LOADS(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         reply = ReferenceEngine._error(None, "bad_message", f"not JSON in UTF-8: {exc}")
     else:
@@ -257,7 +260,7 @@ def answer_line(engine: ReferenceEngine, raw: bytes) -> bytes:
         finally:
             engine.unicode_known = False
     # backslashreplace: a lone surrogate echoed from the request becomes its JSON escape
-    return _DUMPS(reply).encode("utf-8", "backslashreplace")
+    return quick_dumps(reply) or _DUMPS(reply).encode("utf-8", "backslashreplace")
 
 
 _LOADS = json.JSONDecoder(parse_constant=_refuse_constant).decode
