@@ -134,9 +134,10 @@ def usage() -> tuple[int, int]:
     return len(entries), sum(size for _, size, _ in entries)
 
 
-def prune(limit: int = MAX_TOTAL) -> int:
-    """Remove the oldest entries while the cache is larger than ``limit``, down to three
-    quarters of it; returns the number removed."""
+def prune(limit: int | None = None) -> int:
+    """Remove the oldest entries while the cache is larger than ``limit`` (MAX_TOTAL), down
+    to three quarters of it; returns the number removed."""
+    limit = MAX_TOTAL if limit is None else limit
     root = cache_root()
     if root is None or not root.is_dir():
         return 0

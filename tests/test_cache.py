@@ -82,3 +82,17 @@ def test_a_refused_option_is_refused_every_time(private_cache):
         with pytest.raises(SpecError):
             resolve("euchre", {"game-target": "many"})
     assert not any((private_cache / "resolved").rglob("*.json"))
+
+
+def test_a_process_that_writes_much_prunes_the_cache_as_it_goes(private_cache, monkeypatch):
+    """Pruning walks the whole cache, so it is not done every few writes; but a process that
+    writes a quarter of the limit prunes, so no single process can grow the cache far past it."""
+    monkeypatch.setattr(cache, "MAX_TOTAL", 40_000)
+    monkeypatch.setattr(cache, "_pruned", True)            # its chance prune already spent
+    monkeypatch.setattr(cache, "_written_since_prune", 0)
+    entry = "x" * 1000
+    for number in range(200):                              # 200 kB written, five times the limit
+        cache.write("test-kind", f"{number:064x}", entry)
+    entries, size = cache.usage()
+    assert size <= 40_000 + 10_000 + 1_100, (entries, size)
+    assert entries >= 20
