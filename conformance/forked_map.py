@@ -35,14 +35,18 @@ def usable_cores() -> int:
 
 
 def slices_by_weight(weights: Sequence[int], count: int) -> list[list[int]]:
-    """Indexes of ``weights`` in ``count`` slices of nearly equal total weight (heaviest
-    first, each to the lightest slice so far), so that no child is left with the tail."""
-    slices: list[list[int]] = [[] for _ in range(max(1, count))]
-    totals = [0] * len(slices)
-    for index in sorted(range(len(weights)), key=lambda i: -weights[i]):
-        lightest = totals.index(min(totals))
-        slices[lightest].append(index)
-        totals[lightest] += weights[index]
+    """Indexes of ``weights`` in up to ``count`` runs of neighbouring items, of nearly equal
+    total weight (each item goes to the run its middle falls in, so a run is within one
+    item of an equal share). Neighbours stay together because they share work: the case
+    files of one folder mostly use the same rule tables, which a child then resolves once,
+    where dealing items round-robin made every child resolve nearly every table."""
+    count = max(1, count)
+    share = sum(weights) / count
+    slices: list[list[int]] = [[] for _ in range(count)]
+    done = 0.0
+    for index, weight in enumerate(weights):
+        slices[min(count - 1, int((done + weight / 2) / share)) if share else 0].append(index)
+        done += weight
     return [chosen for chosen in slices if chosen]
 
 

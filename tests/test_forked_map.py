@@ -72,12 +72,17 @@ def test_every_result_comes_back():
     assert no_children_left()
 
 
-def test_slices_are_balanced_by_weight():
+def test_slices_are_runs_of_neighbours_balanced_by_weight():
     weights = [100, 1, 1, 1, 50, 50]
-    slices = slices_by_weight(weights, 2)
-    totals = sorted(sum(weights[i] for i in chosen) for chosen in slices)
-    assert totals == [101, 102] and sorted(i for chosen in slices for i in chosen) == list(range(6))
+    assert slices_by_weight(weights, 2) == [[0, 1], [2, 3, 4, 5]]         # 101 and 102
     assert slices_by_weight([5], 4) == [[0]]
+    assert slices_by_weight([0, 0, 0], 2) == [[0, 1, 2]]
+    weights = [(n * 37) % 11 + 1 for n in range(200)]
+    for count in (2, 3, 8):
+        slices = slices_by_weight(weights, count)
+        assert [i for chosen in slices for i in chosen] == list(range(200))   # every item once, in order
+        totals = [sum(weights[i] for i in chosen) for chosen in slices]
+        assert len(slices) == count and max(totals) - min(totals) <= 2 * max(weights), totals
 
 
 @pytest.mark.parametrize("function", [dies_at_seven, unpicklable_at_seven, unreadable_at_seven],
