@@ -267,6 +267,11 @@ def _option_overlaps(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 
 
 def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
+    """Every ``$value`` outside the options, in the order of the table. Only branches that
+    hold one are walked with their paths: the first walk, over the whole table, is a plain
+    search (a table has thousands of values and almost never a stray placeholder)."""
+    if not _holds_placeholder(node):
+        return
     if node == VALUE:
         yield path, f"{VALUE} is only for a range option's sets"
     elif isinstance(node, dict):
@@ -276,6 +281,22 @@ def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMess
     elif isinstance(node, list):
         for i, item in enumerate(node):
             yield from _placeholders(item, path + (i,))
+
+
+def _holds_placeholder(node: Any) -> bool:
+    pending = [node]
+    pop, extend = pending.pop, pending.extend
+    while pending:
+        value = pop()
+        kind = type(value)
+        if kind is str:
+            if value == VALUE:
+                return True
+        elif isinstance(value, dict):
+            extend(item for key, item in value.items() if key != "options")
+        elif isinstance(value, list):
+            extend(value)
+    return False
 
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:

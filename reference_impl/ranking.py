@@ -13,6 +13,8 @@ trick (0 when it cannot win).
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -35,7 +37,24 @@ class CardTables:
 
 def compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[str, Any],
                   colours: Mapping[str, str]) -> CardTables:
-    """The lookup tables of a pack ``names`` (card tokens) under the table's ``ranking``."""
+    """The lookup tables of a pack ``names`` (card tokens) under the table's ``ranking``,
+    worked out once for each pack and ranking: a check run compiles hundreds of tables
+    (option combinations) that mostly share both, and the tables are immutable."""
+    try:
+        key = (tuple(names), tuple(suits), json.dumps(ranking, sort_keys=True), tuple(sorted(colours.items())))
+    except (TypeError, ValueError):
+        return _compile_cards(names, suits, ranking, colours)
+    tables = _compiled_cards.get(key)
+    if tables is None:
+        tables = _compiled_cards[key] = _compile_cards(names, suits, ranking, colours)
+    return tables
+
+
+_compiled_cards: dict[tuple[Any, ...], CardTables] = {}
+
+
+def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[str, Any],
+                   colours: Mapping[str, str]) -> CardTables:
     index = {c: i for i, c in enumerate(names)}
     suit_index = {s: i for i, s in enumerate(suits)}
     printed = [suit_index.get(notation.suit_of(c) or "", -1) for c in names]

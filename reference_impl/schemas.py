@@ -126,15 +126,22 @@ def _registry() -> Registry:
     return Registry().with_resources((uri, Resource.from_contents(schema)) for uri, schema in _schemas_by_id())
 
 
+_PLAIN_SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def _has_float(document: Any) -> bool:
-    """Whether a float appears anywhere in ``document`` (walked without recursion)."""
+    """Whether a float appears anywhere in ``document`` (walked without recursion; text and
+    whole numbers, most of a document, are passed over on their exact type)."""
     pending = [document]
+    pop, extend = pending.pop, pending.extend
     while pending:
-        value = pending.pop()
+        value = pop()
+        if type(value) in _PLAIN_SCALARS:
+            continue
         if isinstance(value, dict):
-            pending.extend(value.values())
+            extend(value.values())
         elif isinstance(value, list):
-            pending.extend(value)
+            extend(value)
         elif isinstance(value, float):
             return True
     return False

@@ -167,3 +167,14 @@ def test_an_inherited_option_that_no_longer_fits_is_reported_in_the_child(tmp_pa
     found = problems[0]
     assert (found.path, found.line) == ("$.extends", 8)
     assert "option no-bid=redeal" in found.message and "five-hundred.yaml line" in found.message
+
+
+def test_a_stray_value_placeholder_is_reported_where_it_is(tmp_path):
+    """``$value`` belongs to a range option's sets (there are several in this table); one
+    anywhere else is reported at its own path, each of them, and only those."""
+    path = tmp_path / "euchre.yaml"
+    text = SOURCE.replace('title: "Euchre: rules and common variations (seed document 001)"', "title: $value", 1)
+    path.write_text(text.replace("title: Euchre\n", "title: $value\n", 1), encoding="utf-8")
+    problems = [p for p in variant_problems(path) if "$value is only for" in p.message]
+    assert [p.path for p in problems] == ["$.title", "$.sources.seed-001.title"]
+    assert problems[0].line == 7
