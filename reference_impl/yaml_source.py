@@ -211,6 +211,7 @@ class _Unusual(Exception):
 
 
 _TAG = "tag:yaml.org,2002:"
+_Scalar, _Mapping, _Sequence = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
 _STR, _MAP, _SEQ, _INT, _BOOL, _NULL, _FLOAT = (_TAG + name for name in ("str", "map", "seq", "int", "bool", "null", "float"))
 
 
@@ -233,7 +234,7 @@ class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
         """The tag of an untagged node, as the safe resolver gives it, remembered for plain
         scalars: a corpus spells the same few hundred words hundreds of thousands of times,
         and the resolver tries its patterns on each (a fifth of a cold load)."""
-        if kind is not yaml.ScalarNode:
+        if kind is not _Scalar:
             return super().resolve(kind, value, implicit)
         if not implicit[0]:
             return _STR                # quoted, or a block scalar: text whatever it spells
@@ -246,7 +247,7 @@ class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
 
     def build(self, node: yaml.Node, depth: int = 0) -> Any:
         kind = type(node)
-        if kind is yaml.ScalarNode:
+        if kind is _Scalar:
             tag, value = node.tag, node.value
             if tag == _STR:
                 return value
@@ -261,14 +262,14 @@ class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
             return self.construct_object(node, deep=True)
         if depth >= MAX_DEPTH:
             raise _Unusual
-        if kind is yaml.MappingNode and node.tag == _MAP:
+        if kind is _Mapping and node.tag == _MAP:
             data: dict[str, Any] = {}
             for key_node, value_node in node.value:
-                if type(key_node) is not yaml.ScalarNode or key_node.tag != _STR or key_node.value in data:
+                if type(key_node) is not _Scalar or key_node.tag != _STR or key_node.value in data:
                     raise _Unusual
                 data[key_node.value] = self.build(value_node, depth + 1)
             return data
-        if kind is yaml.SequenceNode and node.tag == _SEQ:
+        if kind is _Sequence and node.tag == _SEQ:
             return [self.build(item, depth + 1) for item in node.value]
         raise _Unusual
 
@@ -308,7 +309,8 @@ def load_text(text: str, file: str = "<input>") -> Located:
     located = _parse_quickly(text, file) or _parse_carefully(text, file)
     try:
         if located.surely_json or json.loads(json.dumps(located.data)) == located.data:      # JSON keeps it exactly
-            cache.write(CACHE_KIND, key, {"data": located.data, "root": located.root_line, "float": located.has_float})
+            cache.write(CACHE_KIND, key, {"data": located.data, "root": located.root_line, "float": located.has_float},
+                        plain=located.surely_json)
     except (TypeError, ValueError):
         pass
     return located

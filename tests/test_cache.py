@@ -96,3 +96,13 @@ def test_a_process_that_writes_much_prunes_the_cache_as_it_goes(private_cache, m
     entries, size = cache.usage()
     assert size <= 40_000 + 10_000 + 1_100, (entries, size)
     assert entries >= 20
+
+
+@pytest.mark.parametrize("value", [
+    {"data": {"title": "Écarté, à deux", "n": [1, -2, 2**63 - 1]}, "root": 1, "float": False},
+    {"data": {"n": 2**70}, "root": 3, "float": False},            # past 64 bits: json writes it
+    {"data": {"text": "lone \ud800"}, "root": 1, "float": False},  # orjson refuses a lone surrogate
+])
+def test_a_plain_answer_reads_back_exactly(private_cache, value):
+    cache.write("test-kind", "ab" * 32, value, plain=True)
+    assert cache.read("test-kind", "ab" * 32) == value
