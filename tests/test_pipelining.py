@@ -62,8 +62,7 @@ def test_the_engine_never_holds_two_unanswered_requests():
     assert {r.outcome for r in results.values()} == {"pass"}, [seen(r) for r in results.values() if r.outcome != "pass"]
 
 
-MUTANTS = ["bowers-swapped", "left-bower-follows-printed-suit", "march-scored-one", "reneging-allowed",
-           "leader-keeps-the-lead", "trump-ignored-in-tricks"]
+MUTANTS = ["bowers-swapped", "march-scored-one", "reneging-allowed", "leader-keeps-the-lead"]
 
 
 def test_every_result_of_mutant_engines_is_the_same_with_and_without_sending_ahead(monkeypatch):
@@ -72,7 +71,7 @@ def test_every_result_of_mutant_engines_is_the_same_with_and_without_sending_ahe
     that waits gives."""
     cases, problems = load_cases(None, TAGS)
     assert not problems
-    sample = [case for case in cases if case.variant == "euchre" and not case.id.startswith("perft")][::8][:70]
+    sample = [case for case in cases if case.variant == "euchre" and not case.id.startswith("perft")][::10][:45]
     failures = 0
     for name in MUTANTS:
         argv = [sys.executable, "-m", "conformance.mutants", name]
