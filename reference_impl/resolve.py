@@ -311,8 +311,10 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
         if label:
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
         raise SpecError(found)
-    resolved = ResolvedTable(table["id"], table, table_hash(table), dict(table["selected"]), str(path))
-    if key is not None and json.loads(canonical_json(table)) == table:      # JSON keeps it exactly
+    text = canonical_json(table)
+    resolved = ResolvedTable(table["id"], table, hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                             dict(table["selected"]), str(path))
+    if key is not None and json.loads(text) == table:      # JSON keeps it exactly
         cache.write(RESOLVED_CACHE, key, {"table": table, "sha256": resolved.sha256})
     return resolved
 

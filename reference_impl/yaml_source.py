@@ -245,6 +245,13 @@ class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
                 self.plain_tags[value] = tag
         return tag
 
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """Nothing: the safe loader has no path resolvers (libyaml's composer calls this
+        and ascend_resolver for every node)."""
+
+    def ascend_resolver(self) -> None:
+        """Nothing, as descend_resolver."""
+
     def build(self, node: yaml.Node, depth: int = 0) -> Any:
         kind = type(node)
         if kind is _Scalar:
