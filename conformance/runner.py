@@ -5,7 +5,9 @@ time: it sends the rule table when it changes, starts a game, deals each hand, a
 scripted action, and compares the engine's answers with the case's expectations. The first
 disagreement ends the case with the step, the field, the expected and actual values, and
 the rule clause. Transport failures (crash, hang, garbage) are recorded and the engine is
-restarted for the next case.
+restarted for the next case. The next scripted action is sent as soon as a reply arrives,
+before that reply is checked, so that the engine computes while the runner checks (see
+:meth:`EngineProcess.request`).
 """
 
 from __future__ import annotations
