@@ -30,10 +30,10 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
 from reference_impl.schemas import validator
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
-from .protocol_json import NOT_READ, quick_dumps, quick_loads
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
@@ -141,6 +141,14 @@ def decode_reply(line: bytes, what: str) -> dict[str, Any]:
         raise EngineGarbled(f"reply to {what} is not a reply object: {shown!r}")
     if type(reply["ok"]) is not bool:
         raise EngineGarbled(f"reply to {what} has ok {reply['ok']!r}: it must be true or false")
+    return reply
+
+
+def _reply_to(request_id: int, line: bytes, what: str) -> dict[str, Any]:
+    """The reply on ``line``, which must carry ``request_id`` (else :class:`EngineGarbled`)."""
+    reply = decode_reply(line, what)
+    if type(reply.get("id")) is not int or reply["id"] != request_id:
+        raise EngineGarbled(f"reply to request {request_id} ({what}) carries id {reply.get('id')!r}")
     return reply
 
 
@@ -349,10 +357,7 @@ class EngineProcess:
             line = self._exchange(_request_line({"id": request_id, **message}), timeout, what)
         if then is not None and self.pipelines:
             self._send_ahead(then, timeout)
-        reply = decode_reply(line, what)
-        if type(reply.get("id")) is not int or reply["id"] != request_id:
-            raise EngineGarbled(f"reply to request {request_id} ({what}) carries id {reply.get('id')!r}")
-        return reply
+        return _reply_to(request_id, line, what)
 
     def _send_ahead(self, message: dict[str, Any], timeout: float) -> None:
         self._next_id += 1
@@ -373,9 +378,7 @@ class EngineProcess:
             return
         message, request_id, _ = ahead
         what = f"{message['type']} (sent ahead, not needed)"
-        reply = decode_reply(self._read_line(self.timeout if timeout is None else timeout, what), what)
-        if type(reply.get("id")) is not int or reply["id"] != request_id:
-            raise EngineGarbled(f"reply to request {request_id} ({what}) carries id {reply.get('id')!r}")
+        _reply_to(request_id, self._read_line(self.timeout if timeout is None else timeout, what), what)
 
     def _running(self) -> bool:
         return self.process is not None

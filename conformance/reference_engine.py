@@ -15,12 +15,12 @@ from typing import IO, Any
 from reference_impl import ActionError, Deal, SpecError, State, new_game
 from reference_impl.checks import semantic_problems
 from reference_impl.perft import divide, perft
+from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
 from reference_impl.resolve import ResolvedTable, table_hash
 from reference_impl.rules import Rules
 from reference_impl.schemas import table_problems
 
 from . import PROTOCOL_VERSION, __version__
-from .protocol_json import NOT_READ, quick_dumps, quick_loads
 
 
 class ProtocolError(Exception):

@@ -22,10 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-try:
-    import orjson
-except ImportError:                              # pragma: no cover - json writes everything then
-    orjson = None
+from .quick_json import quick_dumps
 
 MAX_ENTRY = 4 * 1024 * 1024          # bytes: an answer larger than this is not worth keeping
 MAX_TOTAL = 200 * 1024 * 1024        # bytes: the whole cache
@@ -94,7 +91,7 @@ def write(kind: str, key: str, value: Any, plain: bool = False) -> None:
     if where is None:
         return
     path = Path(where)
-    text = _orjson_text(value) if plain else None
+    text = quick_dumps(value) if plain else None
     if text is None:
         try:
             text = json.dumps(value, separators=(",", ":")).encode("utf-8")
@@ -121,15 +118,6 @@ def write(kind: str, key: str, value: Any, plain: bool = False) -> None:
 # writes itself; a first run that fills the cache would otherwise walk it every 200 writes.
 _written_since_prune = 0
 _pruned = False
-
-
-def _orjson_text(value: Any) -> bytes | None:
-    if orjson is None:
-        return None
-    try:
-        return orjson.dumps(value)
-    except TypeError:                            # a lone surrogate, an integer past 64 bits
-        return None
 
 
 def _entries(root: Path) -> list[tuple[float, int, Path]]:

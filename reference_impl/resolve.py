@@ -53,7 +53,12 @@ def canonical_json(data: Any) -> str:
 
 
 def table_hash(table: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(table).encode("utf-8")).hexdigest()
+    return text_hash(canonical_json(table))
+
+
+def text_hash(canonical: str) -> str:
+    """The SHA-256 of a table's canonical JSON (for a caller that needs the text too)."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 @lru_cache(maxsize=None)
@@ -312,8 +317,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
         raise SpecError(found)
     text = canonical_json(table)
-    resolved = ResolvedTable(table["id"], table, hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                             dict(table["selected"]), str(path))
+    resolved = ResolvedTable(table["id"], table, text_hash(text), dict(table["selected"]), str(path))
     if key is not None and json.loads(text) == table:      # JSON keeps it exactly
         cache.write(RESOLVED_CACHE, key, {"table": table, "sha256": resolved.sha256})
     return resolved
@@ -328,5 +332,5 @@ def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedT
 
 coerce_option_value = opts.coerce
 
-__all__ = ["ResolvedTable", "resolve", "resolve_file", "coerce_option_value", "canonical_json", "table_hash",
+__all__ = ["ResolvedTable", "resolve", "resolve_file", "coerce_option_value", "canonical_json", "table_hash", "text_hash",
            "format_path"]

@@ -227,7 +227,7 @@ class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
     whole numbers, booleans and nulls), which the cache needs to know."""
 
     saw_float = False
-    only_json = True
+    surely_json = True
     plain_tags: dict[str, str] = {}    # a plain scalar's implicit tag, by its text
 
     def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
@@ -265,7 +265,7 @@ class _QuickLoader(_EventLoader):     # type: ignore[misc,valid-type]
             if tag == _BOOL:
                 return self.bool_values[value.lower()]
             self.saw_float = self.saw_float or tag == _FLOAT
-            self.only_json = False     # a float may be NaN, which JSON reads back unequal
+            self.surely_json = False   # a float may be NaN, which JSON reads back unequal
             return self.construct_object(node, deep=True)
         if depth >= MAX_DEPTH:
             raise _Unusual
@@ -299,7 +299,7 @@ def _parse_quickly(text: str, file: str) -> Located | None:
     finally:
         loader.dispose()
     return Located(data, file, text=text, root_line=node.start_mark.line + 1, has_float=loader.saw_float,
-                   surely_json=loader.only_json)
+                   surely_json=loader.surely_json)
 
 
 def load_text(text: str, file: str = "<input>") -> Located:

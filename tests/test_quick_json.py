@@ -1,4 +1,4 @@
-"""orjson is only a shortcut for the protocol's JSON: wherever it answers, it must answer
+"""orjson is only a shortcut for the protocol's and the cache's JSON: wherever it answers, it must answer
 exactly what the standard library answers, so that no result depends on whether it is
 installed."""
 
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import protocol_json
+from reference_impl import quick_json
 from conformance.cases import load_cases, load_corpus_meta
 from conformance.check import table_groups
 from conformance.engine_process import InProcessEngine
 from conformance.runner import Session
-from conformance.protocol_json import NOT_READ, quick_dumps, quick_loads
+from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
 
-pytestmark = pytest.mark.skipif(protocol_json.orjson is None, reason="orjson is not installed here")
+pytestmark = pytest.mark.skipif(quick_json.orjson is None, reason="orjson is not installed here")
 
 integers = st.one_of(st.integers(-2**70, 2**70), st.sampled_from([2**63 - 1, 2**63, 2**64 - 1, 2**64, -2**63, -2**63 - 1]))
 text = st.text(st.characters(codec="utf-8"))      # surrogates excluded: see the next strategy
@@ -72,8 +72,8 @@ def test_the_reference_engine_answers_the_same_bytes_without_orjson(monkeypatch)
     cases, _ = load_cases(None, load_corpus_meta().tags)
     sample = [case for group in table_groups(cases)[::10] for case in group[:3]]
     answers = []
-    for module in (protocol_json.orjson, None):
-        monkeypatch.setattr(protocol_json, "orjson", module)
+    for module in (quick_json.orjson, None):
+        monkeypatch.setattr(quick_json, "orjson", module)
         engine = ReferenceEngine()
         replies = [answer_line(engine, raw) for raw in requests]
         session = Session([], timeout=5.0)

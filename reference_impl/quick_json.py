@@ -1,16 +1,17 @@
-"""JSON on the protocol's hot path: orjson where it reads and writes exactly what the
-standard library would, the standard library for everything else.
+"""JSON on the hot paths: orjson where it reads and writes exactly what the standard library
+would, the standard library for everything else.
 
-A check run decodes and encodes every request and reply: 130,000 of them for 2,000 cases.
-orjson takes a tenth of the time for a reply of a kilobyte, and it must never change a
-result, so it is only a shortcut:
+A check run decodes and encodes every protocol request and reply (130,000 of them for 2,000
+cases), and a first run writes the cache entry of every file it parses. orjson takes a
+tenth of the time for a reply of a kilobyte, and it must never change a result, so it is
+only a shortcut:
 
 - reading: text holding a run of 19 digits is left to :mod:`json` (orjson reads an integer
   past 64 bits as a float), and so is whatever orjson refuses (NaN, a lone surrogate,
   nesting past 1,024 levels, bytes that are not UTF-8), for the caller's strict decoder to
   accept or to word its refusal;
-- writing: values of JSON's own types without floats (protocol messages hold none: orjson
-  writes NaN as null); what it refuses (a lone surrogate, an integer past 64 bits) is left
+- writing: values of JSON's own types without floats (protocol messages hold none, and
+  the cache says when an entry holds none: orjson writes NaN as null); what it refuses (a lone surrogate, an integer past 64 bits) is left
   to the caller's encoder. Its output is the standard library's compact form
   (``separators=(",", ":")``, ``ensure_ascii=False``) byte for byte.
 
