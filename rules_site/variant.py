@@ -272,6 +272,16 @@ class VariantPage:
         option = self.view.options.get(key, {})
         return f"[{md_text(option.get('title', key))}](#option-{key})"
 
+    def replaced_rule_link(self, clause_id: str) -> str:
+        """A link to the rule a clause replaces: on this page when it is shown here, else on
+        the page of the table this one extends (a preset's page drops the rule it replaces)."""
+        parent = self.view.raw_extends
+        title = md_text(self.clause_titles.get(clause_id) or self.links.titles.get(parent or "", {}).get(clause_id)
+                        or clause_id)
+        if clause_id in self.links.anchors.get(self.view.id, ()):
+            return f"[{title}](#{clause_id})"
+        return self.links.clause(parent, clause_id, title) if parent else title
+
     def source_link(self, key: str | None) -> str:
         sources = self.table.get("sources") or {}
         if not key:
@@ -319,7 +329,7 @@ class VariantPage:
         if tested:
             body.append(tested)
         if clause.get("replaces"):
-            body.append(f"Replaces the rule [{md_text(self.clause_titles.get(clause['replaces'], clause['replaces']))}](#{clause['replaces']}).")
+            body.append(f"Replaces the rule {self.replaced_rule_link(clause['replaces'])}.")
         lines = ["", f'<div class="es-rule{" es-house" if house else ""}" id="{anchor}" markdown>', ""]
         if lead:
             lines += [lead, ""]
@@ -605,7 +615,9 @@ class VariantPage:
             text += ")"
             if source.get("url"):
                 text += f". <{source['url']}>"
-            lines += [f"- {text} {{: #{anchor} }}"]
+            # An id on an element of its own: Python-Markdown's attr_list never gives an id
+            # to a one-line list item, so "{: #id }" there was printed as text.
+            lines += [f'- <span id="{anchor}"></span>{text}']
         if self.table.get("notes"):
             lines += ["", heading(3, "Notes on this table", self.anchors.claim("notes")), ""]
             lines += [f"- {self._prose(md_text(note))}" for note in self.table["notes"]]
