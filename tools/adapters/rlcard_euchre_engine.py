@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Drive RLCard-Euchre, the reinforcement-learning environment ``EuchreGame`` (``init_game``,
+``get_legal_actions``, ``step``, its ``judger``), over the Euchre Spec protocol.
+
+Two copies are known and both are driven by this one adapter, chosen by the checkout's layout:
+
+- MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning, ``rlcard/games/euchre/``
+  (it takes a ``custom_deck`` and ``custom_dealer_id`` in its config);
+- mbrine555/euchre_rl, ``euchre_trick/`` (it imports ``rlcard.core`` from rlcard 0.1.17, found
+  through ``RLCARD_DIR``; its dealer shuffles with ``random.shuffle`` and picks the dealer with
+  ``random.randrange``, both replaced in its modules by functions that lay out the runner's deal).
+
+``RLCARD_EUCHRE_DIR`` names the checkout. The package ``rlcard`` is registered as a bare
+namespace over the checkout's folder, so its ``__init__`` (which imports every environment
+and their dependencies) is never run; the euchre modules themselves are imported unchanged.
+
+What the environment plays, and so what the adapter declares: one hand of four-handed Euchre
+with no going alone and the dealer stuck in round 2 (its ``get_legal_actions`` offers him no
+pass). The legal actions of every step are the engine's ``get_legal_actions`` (``pick`` is
+``order``, ``call-H`` is ``call:H``, ``discard-HA`` is ``discard:AH``, ``HA`` is ``play:AH``);
+an action it does not list is refused as ``illegal_action`` (its ``step`` checks nothing).
+Trick winners are the seat ``step`` gives the lead to after a trick; the hand's points are its
+judger's ``judge_hand`` (``(winning seats, points)``).
+
+RLCard plays one hand and has no game: the adapter keeps the game around it, as a host would
+(each hand a new ``EuchreGame`` with the next dealer on the left, the judger's points added to
+the scores, the game over at the table's target). Those game-level checks therefore measure
+the adapter, not RLCard; every rule of the hand is RLCard's. It cannot choose a first dealer:
+``first_dealer`` is refused as ``unsupported``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, declared_options_check,  # noqa: E402
+                             checkout_commit, engine_dir, new_game_setup, pack)
+from jsonl_server import Refused, serve  # noqa: E402
+
+PACK = pack()
+SUITS = "CDHS"
+DECLARED_OPTIONS = {
+    "stick-the-dealer": [True],
+    "going-alone": [False],
+    "first-dealer": ["first-black-jack", "random"],
+    "game-target": [10],
+}
+HOW = ("a checkout of MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning or of mbrine555/euchre_rl"
+       " (the latter also needs RLCARD_DIR: the unpacked rlcard 0.1.17 sdist)")
+
+
+# -- the mapping between the engine's tokens and the protocol's (no engine needed) -----------------
+def engine_card(token: str) -> str:
+    """``AH`` (protocol: rank, suit) as RLCard's index ``HA`` (suit, rank)."""
+    return token[1] + token[0]
+
+
+def protocol_card(index: str) -> str:
+    return index[1] + index[0]
+
+
+def protocol_action(action: str) -> str:
+    if action == "pick":
+        return "order"
+    if action == "pass":
+        return "pass"
+    if action.startswith("call-"):
+        return "call:" + action[5:]
+    if action.startswith("discard-"):
+        return "discard:" + protocol_card(action[8:])
+    return "play:" + protocol_card(action)
+
+
+def engine_action(action: str) -> str:
+    kind, _, arg = action.partition(":")
+    if kind == "order" and not arg:
+        return "pick"
+    if kind == "pass" and not arg:
+        return "pass"
+    if kind == "call" and arg in SUITS:
+        return "call-" + arg
+    if kind == "discard" and arg in PACK:
+        return "discard-" + engine_card(arg)
+    if kind == "play" and arg in PACK:
+        return engine_card(arg)
+    return "?" + action          # a token RLCard has no action for: never in its legal list
+
+
+def deal_order(hands: list[list[str]], upcard: str, kitty: list[str], dealer: int) -> list[str]:
+    """The custom deck of the W23 copy: the dealer's left, across, right, the dealer, then the upcard."""
+    order = [c for k in range(4) for c in hands[(dealer + 1 + k) % 4]]
+    return [engine_card(c) for c in order + [upcard] + kitty]
+
+
+def pop_order(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[str]:
+    """The shuffled deck of the euchre_rl copy, which deals five to seats 0-3 and then the upcard
+    with ``deck.pop()`` from the end: the same cards in the reverse order."""
+    return [engine_card(c) for c in reversed([c for hand in hands for c in hand] + [upcard] + kitty)]
+
+
+# -- loading the engine ---------------------------------------------------------------------------
+class Engine:
+    """The engine's modules and how a hand is started with a given deal and dealer."""
+
+    def __init__(self) -> None:
+        root = engine_dir("RLCARD_EUCHRE_DIR", "RLCard-Euchre", HOW)
+        if (root / "rlcard" / "games" / "euchre" / "game.py").exists():
+            self.layout, base = "rlcard.games.euchre", root
+        elif (root / "euchre_trick" / "game.py").exists():
+            self.layout = "euchre_trick"
+            base = engine_dir("RLCARD_DIR", "rlcard 0.1.17 (imported by euchre_rl as rlcard.core)",
+                              "the unpacked sdist of rlcard 0.1.17 (pip download --no-deps rlcard==0.1.17)",
+                              ["rlcard/core.py"])
+        else:
+            raise EngineMissing("RLCARD_EUCHRE_DIR", f"no rlcard/games/euchre/ nor euchre_trick/ in {root}", HOW)
+        package = types.ModuleType("rlcard")
+        package.__path__ = [str(base / "rlcard")]
+        sys.modules.setdefault("rlcard", package)
+        sys.path.insert(0, str(root))
+        self.root = root
+        self.game_module = importlib.import_module(self.layout + ".game")
+        self.dealer_module = importlib.import_module(self.layout + ".dealer")
+        self.commit = _commit(root)
+
+    def start_hand(self, hands: list[list[str]], upcard: str, kitty: list[str], dealer: int) -> Any:
+        if self.layout == "rlcard.games.euchre":
+            game = self.game_module.EuchreGame(config={"custom_deck": deal_order(hands, upcard, kitty, dealer),
+                                                       "custom_dealer_id": dealer})
+            game.init_game()
+            return game
+        order = pop_order(hands, upcard, kitty)
+        self.dealer_module.random = _Scripted(order=order)
+        self.game_module.random = _Scripted(dealer=dealer)
+        game = self.game_module.EuchreGame()
+        game.init_game()
+        return game
+
+
+class _Scripted:
+    """Stands in for ``random`` in the euchre_rl modules: ``shuffle`` lays the deck out in a given
+    order (by card index), ``randrange`` returns the given dealer."""
+
+    def __init__(self, order: list[str] | None = None, dealer: int | None = None):
+        self.order, self.dealer = order, dealer
+
+    def shuffle(self, deck: list) -> None:
+        by_index = {card.get_index(): card for card in deck}
+        deck[:] = [by_index[index] for index in self.order]
+
+    def randrange(self, *args: int) -> int:
+        return self.dealer
+
+
+def _commit(root: Path) -> str:
+    return checkout_commit(root)
+
+
+# -- the protocol ---------------------------------------------------------------------------------
+class Adapter:
+    def __init__(self, engine: Engine | None = None) -> None:
+        self.engine = engine
+        self.rules_ok = False
+        self.target = 10
+        self.game: Any = None
+        self.state = blank_state(2)
+        self.started = False
+
+    def hello(self) -> dict[str, Any]:
+        engine = self.engine
+        name = "RLCard-Euchre (" + ("W23-Euchre-Reinforcement-Learning" if engine.layout.startswith("rlcard") else "euchre_rl") + ")"
+        return {"protocol": 1, "engine": {"name": name, "version": engine.commit, "language": "Python",
+                                          "url": "https://github.com/MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning"
+                                          if engine.layout.startswith("rlcard") else "https://github.com/mbrine555/euchre_rl"},
+                "variants": {"euchre": {"options": DECLARED_OPTIONS}}, "commands": []}
+
+    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        kind = message.get("type")
+        if kind == "hello":
+            return self.hello()
+        if kind == "rules":
+            self.rules_ok = False
+            declared_options_check(message, "euchre", DECLARED_OPTIONS, "RLCard-Euchre")
+            self.target = (message.get("table") or {}).get("game", {}).get("target", 10)
+            self.rules_ok = True
+            return {}
+        if kind == "bye":
+            return {}
+        if kind == "new_game":
+            if not self.rules_ok:
+                raise Refused("wrong_phase", "no rules: send rules first")
+            dealer, first, scores = new_game_setup(message, 4, 2)
+            if first is not None:
+                raise Refused("unsupported", "RLCard-Euchre cannot choose the first dealer from cards")
+            self.state = {**blank_state(2), "dealer": dealer, "scores": scores}
+            self.game, self.started = None, True
+            return {"state": self.observation()}
+        if kind not in ("deal", "act", "state", "legal"):
+            raise Refused("bad_message", f"unknown message type {kind!r}")
+        if not self.started:
+            raise Refused("wrong_phase", "no game: send new_game first")
+        if kind == "deal":
+            self.deal(message)
+        elif kind == "act":
+            self.act(*checked_act(message))
+        state = self.observation()
+        if kind == "legal":
+            return {"to_act": state["to_act"], "legal": state["legal"]}
+        return {"state": state}
+
+    def deal(self, message: dict[str, Any]) -> None:
+        if self.game is not None or self.state["game_over"]:
+            raise Refused("wrong_phase", "the game is over" if self.state["game_over"] else "a hand is in progress")
+        hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
+        dealer = self.state["dealer"]
+        self.game = self.engine.start_hand(hands, upcard, kitty, dealer)
+        self.state.update(hand_number=self.state["hand_number"] + 1, upcard=upcard, trump=None, maker=None,
+                          tricks=[], hand_points=None, next_dealer=None, turned_down=None)
+
+    def legal_engine(self) -> list[str]:
+        return list(self.game.get_legal_actions()) if self.game is not None else []
+
+    def act(self, seat: int, action: str) -> None:
+        game = self.game
+        if game is None:
+            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if self.state["game_over"] else "a deal is awaited"))
+        if seat != game.current_player:
+            raise Refused("out_of_turn", f"seat {seat} acted but seat {game.current_player} is to act")
+        move = engine_action(action)
+        if move not in self.legal_engine():
+            raise Refused("illegal_action", f"RLCard does not list {action!r} among its legal actions")
+        phase = self.phase()
+        if phase in ("bid-round-1", "bid-round-2") and move != "pass":
+            self.state["maker"] = seat
+        if phase == "play":
+            tricks = self.state["tricks"]
+            if not tricks or tricks[-1]["winner"] is not None:
+                tricks.append({"leader": seat, "cards": [], "winner": None})
+            tricks[-1]["cards"].append([seat, action[5:]])
+        game.step(move)
+        if phase == "play" and len(game.center) == 0:
+            self.state["tricks"][-1]["winner"] = game.current_player
+        if game.is_over():
+            self.finish_hand()
+
+    def finish_hand(self) -> None:
+        winners, points = self.game.winner, self.game.points
+        hand_points = [points if 0 in winners else 0, points if 1 in winners else 0]
+        scores = [s + p for s, p in zip(self.state["scores"], hand_points)]
+        next_dealer = (self.state["dealer"] + 1) % 4
+        over = max(scores) >= self.target
+        self.state.update(hand_points=hand_points, scores=scores, game_over=over, trump=self.game.trump,
+                          winner=(0 if scores[0] > scores[1] else 1) if over else None,
+                          hands=[[protocol_card(c.get_index()) for c in p.hand] for p in self.game.players])
+        if not over:
+            self.state.update(dealer=next_dealer, next_dealer=next_dealer)
+        self.game = None
+
+    def phase(self) -> str:
+        game = self.game
+        if game is None:
+            return "game-over" if self.state["game_over"] else "deal"
+        if len(game.players[game.current_player].hand) == 6:
+            return "discard"
+        if game.trump is None:
+            return "bid-round-1" if game.turned_down is None else "bid-round-2"
+        return "play"
+
+    def observation(self) -> dict[str, Any]:
+        state = dict(self.state)
+        game = self.game
+        state["phase"] = self.phase()
+        if game is not None:
+            state.update(to_act=game.current_player, legal=[protocol_action(a) for a in self.legal_engine()],
+                         trump=game.trump, turned_down=game.turned_down,
+                         hands=[[protocol_card(c.get_index()) for c in p.hand] for p in game.players])
+        else:
+            state.update(to_act=None, legal=[])
+        state["tricks"] = [dict(t, cards=[list(c) for c in t["cards"]]) for t in state["tricks"]]
+        return state
+
+
+def main() -> int:
+    try:
+        engine = Engine()
+    except EngineMissing as exc:
+        print(exc.code, file=sys.stderr)
+        return 2
+    return serve(Adapter(engine).handle)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
