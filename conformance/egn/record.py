@@ -1,13 +1,15 @@
 """Reading an EGN file: its structure checked, its games as plain records.
 
-The checks follow EGN's published structure (version 1.2 to 1.4): the required keys, no
+The checks follow EGN's published structure (version 1.2 to 1.4; a 1.0 or 1.1 record is
+upgraded in memory first, :mod:`.upgrade`, and a binary one decoded, :mod:`.binary`;
+condensed deals are expanded, :mod:`.bitpack`): the required keys, no
 unknown key at any level, the types, enumerations and size limits, the card pattern and
 the ruleset's completion rule (a target score or a number of deals, never both). They are
 written here from the format's documentation; EGN's own JSON Schema is not part of this
 project (the tests validate exported files against it where a copy is at hand).
 
 A file that breaks them is *invalid* (:class:`EgnInvalid`); a valid file that this importer
-cannot use (a condensed binary deal, a match file, two bidding phases in one deal) is
+cannot use (a match file given where one game is wanted, two bidding phases in one deal) is
 *unsupported* (:class:`EgnUnsupported`). Both carry :class:`~reference_impl.errors.Problem`
 lines, ``file: $.json.path: message``, as ``validate`` prints them.
 """
@@ -22,13 +24,15 @@ from typing import Any
 
 from reference_impl.errors import Problem
 
+from .binary import BinaryError, decode as decode_binary
+from .bitpack import PackError, unpack_deal
 from .cards import EGN_CARD
+from .upgrade import Upgrade, is_old, upgrade
 
 FILE_TYPE = "Euchre Game Notation"
 MATCH_FILE_TYPE = "Euchre Match Notation"
 VERSION = "1.4"                                   # what the exporter writes
 VERSION_PATTERN = re.compile(r"^1\.[234](?:\.\d+)?$")
-OLD_VERSION = re.compile(r"^1\.[01](?:\.\d+)?$")
 CONDENSED = re.compile(r"^[A-Za-z0-9+/_-]*={0,2}$")
 DATE_LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$")
 DATE_ZONED = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
@@ -115,6 +119,18 @@ class Record:
     ruleset: dict[str, Any]
     deals: list[DealRecord]
     date: str | None = None
+    form: str = "JSON"                           # JSON, binary (condensed), binary (expanded), a match's game
+    upgraded: Upgrade | None = None              # how a 1.0 or 1.1 record was read
+
+    @property
+    def version_read(self) -> str:
+        """The version the file itself has (``version`` is what it was read as)."""
+        return self.upgraded.version if self.upgraded else self.version
+
+    def reading(self) -> str:
+        """How the record was read, for reports: ``EGN 1.0.0 (JSON), upgraded in memory ...``."""
+        text = f"EGN {self.version_read} ({self.form})"
+        return f"{text}, {self.upgraded.summary()}" if self.upgraded else text
 
     def flag(self, name: str) -> Any:
         """A ruleset flag's value, EGN's default where the record omits it.
@@ -221,8 +237,7 @@ def _kind(value: Any) -> str:
             int: "an integer", float: "a number"}.get(type(value), type(value).__name__)
 
 
-def read_record(path: str | Path) -> Record:
-    """Read and check one EGN file; raises :class:`EgnInvalid` or :class:`EgnUnsupported`."""
+def read_bytes(path: str | Path) -> bytes:
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -230,19 +245,57 @@ def read_record(path: str | Path) -> Record:
         raise EgnInvalid([Problem(str(path), "$", f"cannot read the file: {exc.strerror or exc}")]) from None
     if len(raw) > MAX_FILE_BYTES:
         raise EgnInvalid([Problem(str(path), "$", f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")])
+    return raw
+
+
+def is_binary(path: str | Path, raw: bytes) -> bool:
+    """A binary record: named ``.egnb``, or starting with one of EGN's layout bytes (0, 1, 2)."""
+    return str(path).lower().endswith(".egnb") or (bool(raw) and raw[0] in (0, 1, 2))
+
+
+def decode_json(raw: bytes, file: str) -> Any:
     try:
-        data = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise EgnInvalid([Problem(str(path), "$", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]) from None
+        raise EgnInvalid([Problem(file, "$", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]) from None
     except json.JSONDecodeError as exc:
-        raise EgnInvalid([Problem(str(path), "$", f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")]) from None
+        raise EgnInvalid([Problem(file, "$", f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")]) from None
     except RecursionError:
-        raise EgnInvalid([Problem(str(path), "$", "not JSON: nested too deeply")]) from None
-    return parse_record(data, str(path))
+        raise EgnInvalid([Problem(file, "$", "not JSON: nested too deeply")]) from None
 
 
-def parse_record(data: Any, file: str = "<egn>") -> Record:
-    """Check the decoded JSON of an EGN file and return its game."""
+def read_record(path: str | Path) -> Record:
+    """Read and check one EGN file (JSON, or binary in either layout; any version from 1.0);
+    raises :class:`EgnInvalid` or :class:`EgnUnsupported`."""
+    raw = read_bytes(path)
+    if is_binary(path, raw):
+        try:
+            data, layout = decode_binary(raw)
+        except BinaryError as exc:
+            raise EgnInvalid([Problem(str(path), exc.problem.path, exc.problem.message)]) from None
+        return parse_record(data, str(path), form=f"binary, {layout}")
+    return parse_record(decode_json(raw, str(path)), str(path))
+
+
+def parse_record(data: Any, file: str = "<egn>", form: str = "JSON") -> Record:
+    """Check the decoded JSON of an EGN file and return its game (a 1.0 or 1.1 record is
+    upgraded first, and its problems reported at the paths the file has)."""
+    if is_old(data):
+        data, upgraded = upgrade(data)
+        try:
+            record = _parse(data, file, form)
+        except EgnError as exc:
+            exc.problems = [Problem(p.file, upgraded.original_path(p.path),
+                                    f"{p.message} (EGN {upgraded.version}, read as {data['version']})")
+                            for p in exc.problems]
+            exc.args = ("\n".join(str(p) for p in exc.problems),)
+            raise
+        record.upgraded = upgraded
+        return record
+    return _parse(data, file, form)
+
+
+def _parse(data: Any, file: str, form: str) -> Record:
     c = _Checker(file)
     if isinstance(data, dict) and data.get("fileType") == MATCH_FILE_TYPE:
         raise EgnUnsupported([Problem(file, "$.fileType", "a match file (EMN): import the EGN games it embeds, "
@@ -254,9 +307,7 @@ def parse_record(data: Any, file: str = "<egn>") -> Record:
     version = data.get("version")
     if "version" in data:
         if not isinstance(version, str) or not VERSION_PATTERN.match(version):
-            hint = (" (EGN 1.0 and 1.1 files must be upgraded first, with EGN's egn-upgrade)"
-                    if isinstance(version, str) and OLD_VERSION.match(version) else "")
-            c.bad("$.version", f"{version!r} is not a version of EGN 1.2 to 1.4{hint}")
+            c.bad("$.version", f"{version!r} is not a version of EGN (1.0 to 1.4)")
     meta = data.get("metadata")
     players: list[str] = []
     initial: list[int] = []
@@ -281,11 +332,14 @@ def parse_record(data: Any, file: str = "<egn>") -> Record:
         for i, deal in enumerate(data["deals"]):
             where = f"$.deals[{i}]"
             if isinstance(deal, str):
-                if CONDENSED.match(deal):
-                    c.unsupported_here(where, "a condensed (bit-packed) deal: expand the file first (EGN's converter)")
-                else:
+                if not CONDENSED.match(deal):
                     c.bad(where, "a string deal must be condensed Base64URL")
-                continue
+                    continue
+                try:
+                    deal = unpack_deal(deal, i)
+                except PackError as exc:
+                    c.bad(where, f"a condensed deal that does not decode: {exc}")
+                    continue
             parsed = _deal(c, deal, where, i)
             if parsed is not None:
                 deals.append(parsed)
@@ -294,7 +348,7 @@ def parse_record(data: Any, file: str = "<egn>") -> Record:
     if c.unsupported:
         raise EgnUnsupported(c.unsupported)
     return Record(file, version, meta.get("title"), meta.get("gameId"), meta.get("description"), players,
-                  initial, final, ruleset, deals, meta.get("date"))
+                  initial, final, ruleset, deals, meta.get("date"), form=form)
 
 
 def _players(c: _Checker, value: Any) -> list[str]:
