@@ -1,0 +1,120 @@
+"""The Python end of node_bridge.cjs: an adapter calls an engine's exported JavaScript
+functions as ``bridge.call("applyBid", Ref(3), {...})``.
+
+The exchange with the bridge is the whole boundary between an adapter and its engine, so
+it can be recorded (``EUCHRE_BRIDGE_RECORD=FILE``: one JSON line per call) and replayed
+without node or the engine (``ReplayBridge``): the adapter tests check an adapter's own
+mapping that way where the engine is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+BRIDGE = Path(__file__).resolve().parent / "node_bridge.cjs"
+
+
+class Ref(dict):
+    """A value kept by the bridge, passed back as an argument."""
+
+    def __init__(self, ref: int):
+        super().__init__({"$ref": ref})
+        self.ref = ref
+
+
+def rng(numbers: list[float]) -> dict[str, Any]:
+    """An argument the bridge turns into a function returning these numbers in turn."""
+    return {"$rng": numbers}
+
+
+class BridgeError(RuntimeError):
+    """The engine threw, or the bridge could not do what was asked."""
+
+
+class Result:
+    def __init__(self, reply: dict[str, Any]):
+        self.ref = Ref(reply["ref"])
+        self.value = reply.get("value")
+        self.same = bool(reply.get("same"))
+
+
+class NodeBridge:
+    def __init__(self, engine_file: Path, record: str | None = None):
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit("node is not on PATH: the engine is JavaScript and needs it")
+        self.process = subprocess.Popen([node, str(BRIDGE), str(engine_file)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.next_id = 0
+        path = record if record is not None else os.environ.get("EUCHRE_BRIDGE_RECORD")
+        self.record = open(path, "a", encoding="utf-8") if path else None
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.next_id += 1
+        message = {"id": self.next_id, **message}
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise BridgeError("the node bridge exited")
+        reply = json.loads(line)
+        if self.record is not None:
+            self.record.write(json.dumps({"request": message, "reply": reply}) + "\n")
+            self.record.flush()
+        if "error" in reply:
+            raise BridgeError(reply["error"].splitlines()[0] if reply["error"] else "error")
+        return reply
+
+    def call(self, fn: str, *args: Any, quiet: bool = False) -> Result:
+        return Result(self.request({"call": fn, "args": list(args), **({"quiet": True} if quiet else {})}))
+
+    def method(self, on: Ref, name: str, *args: Any, quiet: bool = False) -> Result:
+        return Result(self.request({"method": name, "on": on.ref, "args": list(args), **({"quiet": True} if quiet else {})}))
+
+    def probe(self, fn: str, args_list: list[list[Any]]) -> list[bool]:
+        if not args_list:
+            return []
+        return list(self.request({"probe": fn, "args_list": args_list})["changed"])
+
+    def drop(self, refs: list[Ref]) -> None:
+        if refs:
+            self.request({"drop": [r.ref for r in refs]})
+
+
+class ReplayBridge(NodeBridge):
+    """Answers from a recorded exchange, checking that the adapter asks exactly what it asked
+    when it was recorded."""
+
+    def __init__(self, exchanges: list[dict[str, Any]]):
+        self.exchanges = list(exchanges)
+        self.next_id = 0
+        self.record = None
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.next_id += 1
+        message = {"id": self.next_id, **message}
+        if not self.exchanges:
+            raise AssertionError(f"the recording has no call left for {message}")
+        recorded = self.exchanges.pop(0)
+        if recorded["request"] != message:
+            raise AssertionError(f"the adapter asked {message}, the recording has {recorded['request']}")
+        reply = recorded["reply"]
+        if "error" in reply:
+            raise BridgeError(reply["error"].splitlines()[0])
+        return reply
+
+
+def build_with_esbuild(entry: Path, out: Path) -> None:
+    """Bundle a TypeScript entry point into one CommonJS file (esbuild from npm, found through
+    ``ESBUILD`` or on PATH)."""
+    esbuild = os.environ.get("ESBUILD") or shutil.which("esbuild")
+    if not esbuild:
+        raise SystemExit("esbuild is needed to build the engine: npm install esbuild, and set ESBUILD to its binary")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([esbuild, str(entry), "--bundle", "--format=cjs", "--platform=node", f"--outfile={out}",
+                    "--log-level=error"], check=True)
