@@ -28,7 +28,7 @@ from reference_impl.selfplay import EndlessGame, Summary, play_random_game, tran
 from reference_impl.validate import variant_problems
 
 from . import PROTOCOL_SEMVER, __version__
-from .console import console, error, escape, plain, say
+from .console import console, error, escape, plain, say, warn
 
 from .usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError,  # noqa: F401
                     existing_path, output_file, parse_options, positive_int, readable_file, seconds, shard,
@@ -43,12 +43,20 @@ def cmd_variants(args: argparse.Namespace) -> int:
     table.add_column("cards", justify="right", no_wrap=True)
     table.add_column("options", justify="right", no_wrap=True)
     table.add_column("title and summary", ratio=1, min_width=24)
+    broken: list[tuple[str, SpecError]] = []
     for variant in variant_ids():
-        t = resolve(variant).table
+        try:
+            t = resolve(variant).table
+        except SpecError as exc:        # one bad table of one's own hides none of the others
+            broken.append((variant, exc))
+            continue
         n_cards = len(t["deck"]["suits"]) * len(t["deck"]["ranks"]) + len(t["deck"].get("extra", []))
         table.add_row(escape(variant), str(t["players"]["count"]), str(n_cards), str(len(t.get("options", {}))),
                       f"{escape(t['title'])}\n[dim]{escape(t['summary'])}[/]")
     console.print(table)
+    for variant, exc in broken:     # listed on stderr, the exit status staying 0: the listing worked
+        for problem in exc.problems:
+            warn(f"{variant} is not listed, its table is refused: {problem}")
     return EXIT_OK
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from .cards import pack_cards, suit_of
 from .patches import VALUE
 
 PathAndMessage = tuple[tuple[Any, ...], str]
@@ -20,8 +21,9 @@ BIDDING_KINDS = {"make-trumps", "auction", "force-bid", "set-trumps", "throw-in"
 
 
 def deck_cards(deck: dict[str, Any]) -> list[str]:
-    """Every card of the pack, suit by suit in the table's order, then the extras."""
-    return [rank + suit for suit in deck["suits"] for rank in deck["ranks"]] + list(deck.get("extra", []))
+    """Every card of the pack, suit by suit in the table's order, then the extras (with
+    their copies, in a pack that holds every card more than once: :func:`cards.pack_cards`)."""
+    return pack_cards(deck)
 
 
 def _players(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -44,13 +46,13 @@ def _players(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 
 def _deck_and_ranking(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     deck, ranking = t["deck"], t["ranking"]
-    cards = deck_cards(deck)
     benny = ranking.get("benny")
     master = (ranking.get("no-trump") or {}).get("master")
+    cards = deck_cards(dict(deck, copies=1))          # the table names cards, never one copy of a card
     for i, card in enumerate(deck.get("extra", [])):
         if cards.count(card) > 1:
             yield ("deck", "extra", i), f"{card} is already in the pack"
-        elif card not in (benny, master) and (card == "JK" or card[1] not in deck["suits"]):
+        elif card not in (benny, master) and (card == "JK" or suit_of(card) not in deck["suits"]):
             yield ("deck", "extra", i), f"the extra card {card} has no role: make it the Benny or the no-trump master, or a card of a suit in the pack"
     missing = [s for s in deck["suits"] if s not in deck["colours"]]
     if missing:
@@ -61,6 +63,12 @@ def _deck_and_ranking(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         yield ("ranking", "no-trump", "master"), f"the master card {master} must be an extra card of the pack (it belongs to no suit)"
     if master is not None and benny is not None and benny != master:
         yield ("ranking", "no-trump"), "at no-trumps the Benny must be the master card"
+    whole = {rank + suit for suit in deck["suits"] for rank in deck["ranks"]} | set(deck.get("extra", []))
+    for i, card in enumerate(deck.get("without", [])):
+        if card not in whole:
+            yield ("deck", "without", i), f"{card} is not a card of ranks x suits or of the extra cards, so it cannot be left out"
+    if ranking.get("equal-cards", "first-played") != "first-played" and deck.get("copies", 1) == 1:
+        yield ("ranking", "equal-cards"), "equal-cards decides between copies of a card: this pack holds each card once (deck.copies)"
     if ranking["bowers"]:
         if "J" not in deck["ranks"]:
             yield ("ranking", "bowers"), "bowers need jacks in the pack"
@@ -167,6 +175,25 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         for j, bid in enumerate(condition.get("bid", [])):
             if bid not in bid_ids:
                 yield path + ("bid", j), f"no bid {bid!r}"
+
+
+def _rounds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A ``round`` atom names its `make-trumps` step by id. A number would count the steps,
+    and the count moves under the author's feet when a step is added before (an option's
+    insert, a child's new step), silently changing the dealer's pick-up or a forced loner."""
+    rounds = [s["id"] for s in t["hand"] if s["kind"] == "make-trumps"]
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, condition in _conditions(sections, ()):
+        if "round" not in condition:
+            continue
+        value = condition["round"]
+        if isinstance(value, int):
+            named = f"round: {rounds[value - 1]}" if 0 < value <= len(rounds) else "round: <the step's id>"
+            yield path + ("round",), (f"round: {value} counts make-trumps steps, a count that shifts when a step is "
+                                      f"added or moved: name the step by its id ({named})")
+        elif value not in rounds:
+            yield path + ("round",), (f"no make-trumps step {value!r} (the hand's make-trumps steps: "
+                                      f"{', '.join(rounds) or 'none'})")
 
 
 def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -301,6 +328,6 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _scoring_and_game, _clauses_and_sources, _option_overlaps,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _rounds, _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -91,10 +91,21 @@ def _self_seats(state: "State", seat: int, unit: int) -> tuple[int, ...]:
     return (seat,) if seat >= 0 else state.rules.units[unit] if unit >= 0 else ()
 
 
+def round_number(table: Mapping[str, Any], step: Any) -> int:
+    """The number of the bidding round a ``round`` atom names: the `make-trumps` step of
+    that id, counted among the hand's `make-trumps` steps (a number is taken as it is; the
+    semantic checks refuse one in a table, and a step id that names no such step)."""
+    if isinstance(step, int):
+        return step
+    rounds = [s["id"] for s in table["hand"] if s["kind"] == "make-trumps"]
+    return rounds.index(step) + 1 if step in rounds else -1
+
+
 def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
     """One atom of the closed registry (the schema's `$defs/condition`)."""
     if key == "round":
-        return lambda state, seat, unit: state.round == value
+        number = round_number(rules.table, value)
+        return lambda state, seat, unit: state.round == number
     if key == "upcard":
         if value == "benny":
             return lambda state, seat, unit: state.upcard >= 0 and state.upcard == rules.cards.benny

@@ -211,7 +211,35 @@ def _restrict(table: dict[str, Any], restrictions: dict[str, Any], chain: tuple[
         raise SpecError(problems)
 
 
-def _choose(table: dict[str, Any], wanted: Mapping[str, Any], chain: tuple[Located, ...]) -> list[opts.Choice]:
+def _default_blame(choice: opts.Choice, chosen: list[opts.Choice], wanted: Mapping[str, Any],
+                   defaults: Mapping[str, tuple[Any, str]], chain: tuple[Located, ...], message: str) -> Problem | None:
+    """A conflict between option values that nobody asked for, where a table's
+    ``option-defaults`` chose one of them: the problem is that table's, at that line (the
+    parent declaring the option wrote nothing wrong). A default set by a table further up
+    the chain is reported at the author's ``extends``, saying where."""
+    selected = {c.key: c.value for c in chosen}
+    involved = [choice.key] + [other for other, need in (choice.patch.get("requires") or {}).items()
+                               if other in selected and not opts.meets(need, selected[other])]
+    by_file = {located.file: located for located in chain}
+    culprits = [(key, defaults[key][1]) for key in involved if key in defaults and key not in wanted]
+    if not culprits:
+        return None
+    key, file = min(culprits, key=lambda kf: [located.file for located in chain].index(kf[1]))
+    located = by_file[file]
+    path = ("option-defaults", key)
+    mine = [k for k, f in culprits if f == file]
+    said = " and ".join(f"{k}={opts.yaml_text(selected[k])}" for k in mine)
+    text = f"{message} (option-defaults of this table: {said})"
+    if file == chain[0].file:
+        return located.problem(path, text)
+    line = located.line_of(path)
+    where = file + (f" line {line}" if line else "")
+    return chain[0].problem(("extends",), f"{message}: the default {key}={opts.yaml_text(selected[key])} "
+                                          f"is inherited from {where}, {format_path(path)}")
+
+
+def _choose(table: dict[str, Any], wanted: Mapping[str, Any], chain: tuple[Located, ...],
+            defaults: Mapping[str, tuple[Any, str]] | None = None) -> list[opts.Choice]:
     declared = table.get("options", {})
     locate = _locator(chain)
     problems = []
@@ -235,6 +263,10 @@ def _choose(table: dict[str, Any], wanted: Mapping[str, Any], chain: tuple[Locat
         for choice, message in opts.requirement_problems(table, chosen):
             if choice.key in wanted:
                 problems.append(Problem(chain[0].file, f"options.{choice.key}", message))
+                continue
+            blamed = _default_blame(choice, chosen, wanted, defaults or {}, chain, message)
+            if blamed is not None:
+                problems.append(blamed)
             else:
                 file, line = locate(choice.key, ("options", choice.key) + choice.where + ("requires",))
                 problems.append(Problem(file, format_path(("options", choice.key) + choice.where + ("requires",)),
@@ -273,17 +305,62 @@ def _at_origin(origin: patches.Origin, message: str, located: Located) -> Proble
     return Problem(located.file, "$.extends", f"{message}: inherited from {where}", located.line_of(("extends",)))
 
 
+def _spelled_depth(located: Located, path: tuple[Any, ...]) -> int:
+    """How much of ``path`` the file spells out (0: none of it)."""
+    return next((n for n in range(len(path), 0, -1) if path[:n] in located.lines), 0)
+
+
+def _index_path(data: Any, id_path: tuple[str, ...]) -> tuple[Any, ...]:
+    """An id path (from :func:`_id_path`) as the index path of ``data``, as far as it goes."""
+    out: list[Any] = []
+    node = data
+    for part in id_path:
+        if isinstance(node, list):
+            found = next((i for i, e in enumerate(node) if isinstance(e, dict) and str(e.get("id")) == part), None)
+            if found is None and part.isdigit() and int(part) < len(node):
+                found = int(part)
+            if found is None:
+                break
+            out.append(found)
+            node = node[found]
+        elif isinstance(node, dict) and part in node:
+            out.append(part)
+            node = node[part]
+        else:
+            break
+    return tuple(out)
+
+
+def _inherited(path: tuple[Any, ...], message: str, chain: tuple[Located, ...],
+               table: dict[str, Any]) -> Problem | None:
+    """A problem at a path the author's file does not spell, in a table that extends another:
+    it is the author's (what they changed or removed broke what the parent says), reported at
+    their ``remove`` or ``extends`` line and naming the parent's line it shows at."""
+    author = chain[0]
+    if len(chain) < 2 or _spelled_depth(author, path) > 0:
+        return None
+    ids = _id_path(table, path)
+    parents = [(located, _index_path(located.data, ids)) for located in chain[1:]]
+    spelled, at = max(parents, key=lambda pair: _spelled_depth(pair[0], pair[1]))
+    line = spelled.line_of(at)
+    where = f"{spelled.file}" + (f":{line}" if line else "")
+    anchor: tuple[Any, ...] = ("remove",) if "remove" in author.data else ("extends",)
+    return author.problem(anchor, f"{message} (at {format_path(path)}, inherited from {where})")
+
+
 def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], ledger: patches.Ledger,
-            located: Located) -> list[Problem]:
+            chain: tuple[Located, ...]) -> list[Problem]:
     """Each problem of the resolved table, at the option request behind it if there is one,
-    else where the table's own file spells it."""
+    else where the table's own file spells it (or, for what only a parent spells, at the
+    author's ``remove`` or ``extends``)."""
+    located = chain[0]
     out = []
     for path, message in problems:
         origin = ledger.blame(_id_path(table, path))
         if origin is not None:
             out.append(_at_origin(origin, f"{message} (at {format_path(path)}, set by {origin.label})", located))
         else:
-            out.append(located.problem(path, message))
+            out.append(_inherited(tuple(path), message, chain, table) or located.problem(path, message))
     return out
 
 
@@ -300,7 +377,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     data = json.loads(merged_text)
     table, restrictions = data["table"], data["restrictions"]
     _restrict(table, restrictions, chain)
-    chosen = _choose(table, dict(options or {}), chain)
+    chosen = _choose(table, dict(options or {}), chain, restrictions["option-defaults"])
     ledger = patches.Ledger()
     located_problems = opts.apply(table, chosen, _locator(chain), ledger)
     if located_problems:
@@ -312,7 +389,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
         problems = semantic_problems(table)
     if problems:
         label = ", ".join(f"{k}={opts.yaml_text(v)}" for k, v in table["selected"].items() if options and k in options)
-        found = _blamed(problems, table, ledger, chain[0])
+        found = _blamed(problems, table, ledger, chain)
         if label:
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
         raise SpecError(found)

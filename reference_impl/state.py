@@ -408,9 +408,9 @@ class State:
 
     def _legal_make(self) -> list[str]:
         step, r = self.step, self.rules
-        if step.order:
-            return ["pass", "order"]
         stuck = step.stuck(self) == self.to_act
+        if step.order:
+            return ["order"] if stuck else ["pass", "order"]
         legal = [] if stuck else ["pass"]
         for suit, token in enumerate(r.call_token[:r.NT]):
             if suit != self.turned_down or step.turned_down_allowed:

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from .links import COMPARE_PAGE, CORPUS_INDEX, Links, md_text, variant_page
 from .notation import Notation, number_word, plural, rank_text
 from .tables import VariantView, base_variant
-from .words import BIDDING_KINDS, hand_size, join, pack, points_words, seat_ref, widow_size
+from .words import BIDDING_KINDS, hand_size, join, pack, points_words, round_number, seat_ref, widow_size
 
 
 RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
@@ -132,7 +132,7 @@ def _exchange(t: dict[str, Any], w: Notation) -> str:
                 cond = []
                 when = take.get("when") or {}
                 if "round" in when:
-                    cond.append(f"round {when['round']}")
+                    cond.append(f"round {round_number(t, when['round'])}")
                 if when.get("alone") is False:
                     cond.append("not alone")
                 text = f"{seat_ref(take.get('who'), w).split(' (')[0]} takes {source}" + (f" ({', '.join(cond)})" if cond else "")

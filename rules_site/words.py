@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from reference_impl.cards import SUIT_NAMES
+from reference_impl.conditions import round_number
 
 from .notation import Notation, number_word, plural, rank_text
 
@@ -188,7 +189,7 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
     maker = words.maker
     for key, value in cond.items():
         if key == "round":
-            parts.append(f"trumps were made in round {value}")
+            parts.append(f"trumps were made in round {round_number(table, value)}")
         elif key == "upcard":
             parts.append(f"the upcard is {words.benny}" if value == "benny" else "the upcard is " + one_card_words(value, words))
         elif key == "trump":

@@ -43,9 +43,10 @@ def test_unknown_key(tmp_path):
 
 
 def test_unknown_card(tmp_path):
-    path = broken_copy(tmp_path, '  ranks: ["9", T, J, Q, K, A]', '  ranks: ["9", T, J, Q, K, X]')
+    # Ranks are the table's own (letters, 11 to 19), but the ten is T: "10" is no rank.
+    path = broken_copy(tmp_path, '  ranks: ["9", T, J, Q, K, A]', '  ranks: ["9", T, J, Q, K, "10"]')
     [problem] = variant_problems(path)
-    assert problem.path == "$.deck.ranks[5]" and "'X'" in problem.message
+    assert problem.path == "$.deck.ranks[5]" and "'10'" in problem.message
     assert problem.line == line_of(path, "ranks:")
 
 
@@ -178,3 +179,61 @@ def test_a_stray_value_placeholder_is_reported_where_it_is(tmp_path):
     problems = [p for p in variant_problems(path) if "$value is only for" in p.message]
     assert [p.path for p in problems] == ["$.title", "$.sources.seed-001.title"]
     assert problems[0].line == 7
+
+
+HOUSE = "sources:\n  house:\n    title: Our kitchen table\n    kind: house\n"
+
+
+def child(tmp_path: Path, name: str, body: str, parent: str = "euchre") -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"id: {name}\ntitle: {name.title()}\nsummary: A house rule.\n{HOUSE}extends: {parent}\n{body}",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_requirement_broken_by_the_authors_own_defaults_is_reported_at_the_authors_line(tmp_path):
+    """The Canadian loner needs going alone; a child that defaults to one without the other
+    is told so at its own `option-defaults` line, never at the built-in table's `requires`."""
+    path = child(tmp_path, "kitchen", "option-defaults:\n  canadian-loner: true\n  going-alone: false\n")
+    [problem] = variant_problems(path)
+    assert problem.file == str(path), problem
+    assert (problem.path, problem.line) == ("$.option-defaults.canadian-loner", line_of(path, "canadian-loner: true"))
+    assert "canadian-loner=true needs going-alone to be true, not false" in problem.message
+    assert "going-alone=false" in problem.message
+
+
+def test_a_requirement_broken_by_a_parents_default_is_reported_at_the_childs_extends(tmp_path):
+    """A preset in between sets the default: the author of the grandchild is still told in
+    their own file, at `extends`, with the preset's file and line."""
+    preset = child(tmp_path, "no-lones", "option-defaults:\n  going-alone: false\n  canadian-loner: false\n")
+    path = child(tmp_path, "canadian-kitchen", "option-defaults:\n  canadian-loner: true\n", parent="no-lones")
+    [problem] = variant_problems(path)
+    assert problem.file == str(path)
+    assert (problem.path, problem.line) == ("$.option-defaults.canadian-loner", line_of(path, "canadian-loner: true"))
+    assert variant_problems(preset) == []
+
+
+def test_a_round_counted_by_number_is_refused_with_the_id_to_write(tmp_path):
+    path = broken_copy(tmp_path, "when: {round: round-1}}", "when: {round: 1}}")
+    [problem] = variant_problems(path)
+    assert (problem.path, problem.line) == ("$.hand[6].takes[0].when.round", line_of(path, "when: {round: 1}}"))
+    assert "name the step by its id (round: round-1)" in problem.message
+
+
+def test_a_round_naming_no_bidding_step_is_refused(tmp_path):
+    path = broken_copy(tmp_path, "when: {round: round-1}}", "when: {round: round-3}}")
+    [problem] = variant_problems(path)
+    assert problem.line == line_of(path, "when: {round: round-3}}")
+    assert "no make-trumps step 'round-3'" in problem.message and "round-1, round-2" in problem.message
+
+
+def test_a_child_removes_inherited_clauses_and_a_clause_still_needed_is_named(tmp_path):
+    fine = child(tmp_path, "quiet", "remove: [clauses.lone-made, scoring.rows.lone-made]\n")
+    assert variant_problems(fine) == []
+    path = child(tmp_path, "leadless", "remove:\n  - clauses.lead\n")
+    [problem] = variant_problems(path)
+    assert (problem.file, problem.path, problem.line) == (str(path), "$.remove", line_of(path, "remove:"))
+    assert "no clause 'lead'" in problem.message and "euchre.yaml:" in problem.message
+    missing = child(tmp_path, "nosuch", "remove: [clauses.no-such-clause]\n")
+    [problem] = variant_problems(missing)
+    assert problem.path == "$.remove[0]" and "no element with id 'no-such-clause' in clauses" in problem.message
