@@ -164,6 +164,8 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield where + ("to",), "this offer is made before trumps: it cannot name the maker or his side"
         if kind in ("make-trumps", "auction", "force-bid", "set-trumps") or (kind == "name" and step.get("effect") == "trumps"):
             trumps_made_by = True
+        if kind == "set-trumps" and step["trumps"] == "upcard" and not deal["upcard"]:
+            yield where + ("trumps",), "trumps: upcard needs a card turned up (deal.upcard)"
         if kind == "give" and t["players"]["sides"] not in ("teams", "maker-and-called"):
             yield where + ("givers",), "the partner's best card needs partners (sides: teams)"
     plays = [i for i, s in enumerate(steps) if s["kind"] == "play"]

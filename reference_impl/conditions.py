@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from .cards import base_of, rank_of, suit_of
 from .errors import SpecError
 
 if TYPE_CHECKING:                      # pragma: no cover
@@ -76,10 +77,11 @@ def _span(value: Any) -> tuple[int, int]:
 
 def card_mask(rules: "Rules", spec: Mapping[str, Any]) -> int:
     mask = 0
-    for c, name in enumerate(rules.card_names):
-        if "ranks" in spec and (name == "JK" or name[0] not in spec["ranks"]):
+    for c, token in enumerate(rules.card_names):
+        name = base_of(token)                 # every copy of a card belongs where the card does
+        if "ranks" in spec and (name == "JK" or rank_of(name) not in spec["ranks"]):
             continue
-        if "suits" in spec and (name == "JK" or name[1] not in spec["suits"]):
+        if "suits" in spec and (name == "JK" or suit_of(name) not in spec["suits"]):
             continue
         if "cards" in spec and name not in spec["cards"]:
             continue
@@ -108,7 +110,8 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
         return lambda state, seat, unit: state.round == number
     if key == "upcard":
         if value == "benny":
-            return lambda state, seat, unit: state.upcard >= 0 and state.upcard == rules.cards.benny
+            benny = rules.cards.benny_mask
+            return lambda state, seat, unit: state.upcard >= 0 and bool(benny >> state.upcard & 1)
         mask = card_mask(rules, value)
         return lambda state, seat, unit: state.upcard >= 0 and bool(mask >> state.upcard & 1)
     if key == "trump":

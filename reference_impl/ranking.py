@@ -1,9 +1,13 @@
 """How cards rank, compiled once per table into flat lookup tables.
 
-The orders are derived from the pack, never listed: plain suits in natural order (ace
-high); the trump suit headed by the Benny, then the right and left bowers, then the rest of
-its natural order; no-trumps (``NT``) in natural order; low no-trumps (``NL``) reversed,
-nine high. So an option that changes the pack and one that adds the Benny compose.
+The orders are derived from the pack, never listed: plain suits in the pack's rank order
+(``deck.ranks`` exactly as written, lowest first: ace high for most tables, but a table may
+put the king above the ace or the ace between jack and ten, and may have elevens and
+twelves); the trump suit headed by the Benny, then the right and left bowers, then the rest
+of its rank order; no-trumps (``NT``) in rank order; low no-trumps (``NL``) reversed. So an
+option that changes the pack and one that adds the Benny compose. Every copy of a card in a
+doubled pack has the same power: which of two equal cards wins a trick is the table's
+``ranking.equal-cards`` rule, applied by the trick.
 
 For every trump context (each suit, then ``NT``, then ``NL``) there is a list giving each
 card's effective suit (-1 for a card of no suit: the master card, or a Benny at no-trumps),
@@ -20,7 +24,6 @@ from typing import Any, Mapping
 
 from . import cards as notation
 
-NATURAL = "23456789TJQKA"
 TRUMP_POWER, MASTER_POWER, SUIT_POWER = 1000, 2000, 100
 
 
@@ -29,24 +32,28 @@ class CardTables:
     eff: tuple[tuple[int, ...], ...]                      # [context][card] -> effective suit, -1 for none
     power: tuple[tuple[tuple[int, ...], ...], ...]        # [context][led suit][card] -> power in the trick
     suit_mask: tuple[tuple[int, ...], ...]                # [context][suit] -> bitmask of that effective suit
-    benny: int
-    master: int                                           # the card of no suit at no-trumps, or -1
+    benny: int                                            # the Benny (its first copy), or -1
+    master: int                                           # the card of no suit at no-trumps (first copy), or -1
+    benny_mask: int                                       # every copy of the Benny
+    master_mask: int                                      # every copy of the master card
     master_names_suit: bool
     master_any_time: bool
 
 
 def compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[str, Any],
-                  colours: Mapping[str, str]) -> CardTables:
+                  colours: Mapping[str, str], order: tuple[str, ...] = notation.CONVENTIONAL) -> CardTables:
     """The lookup tables of a pack ``names`` (card tokens) under the table's ``ranking``,
-    worked out once for each pack and ranking: a check run compiles hundreds of tables
-    (option combinations) that mostly share both, and the tables are immutable."""
+    its ranks in ``order`` (lowest first), worked out once for each pack and ranking: a
+    check run compiles hundreds of tables (option combinations) that mostly share both, and
+    the tables are immutable."""
     try:
-        key = (tuple(names), tuple(suits), json.dumps(ranking, sort_keys=True), tuple(sorted(colours.items())))
+        key = (tuple(names), tuple(suits), json.dumps(ranking, sort_keys=True), tuple(sorted(colours.items())),
+               tuple(order))
     except (TypeError, ValueError):
-        return _compile_cards(names, suits, ranking, colours)
+        return _compile_cards(names, suits, ranking, colours, order)
     tables = _compiled_cards.get(key)
     if tables is None:
-        tables = _compiled_cards[key] = _compile_cards(names, suits, ranking, colours)
+        tables = _compiled_cards[key] = _compile_cards(names, suits, ranking, colours, tuple(order))
     return tables
 
 
@@ -54,7 +61,8 @@ _compiled_cards: dict[tuple[Any, ...], CardTables] = {}
 
 
 def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[str, Any],
-                   colours: Mapping[str, str]) -> CardTables:
+                   colours: Mapping[str, str], order: tuple[str, ...]) -> CardTables:
+    base = [notation.base_of(c) for c in names]           # every copy of a card plays as that card
     index = {c: i for i, c in enumerate(names)}
     suit_index = {s: i for i, s in enumerate(suits)}
     printed = [suit_index.get(notation.suit_of(c) or "", -1) for c in names]
@@ -64,6 +72,9 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
     nt = ranking.get("no-trump") or {}
     master_name = nt.get("master") or benny_name          # a Benny at no-trumps is its master card
     master = index[master_name] if master_name else -1
+    benny_mask = sum(1 << c for c in range(len(names)) if benny_name and base[c] == benny_name)
+    master_mask = sum(1 << c for c in range(len(names)) if master_name and base[c] == master_name)
+    strength_of = {rank: i for i, rank in enumerate(order)}
     bowers = ranking["bowers"]
     contexts = n_suits + 2                                # each suit, then NT, then NL
     eff: list[tuple[int, ...]] = []
@@ -71,24 +82,25 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
     for ctx in range(contexts):
         trump = ctx if ctx < n_suits else -1
         low = ctx == n_suits + 1
-        right = left = -1
+        right = left = ""
         if trump >= 0 and bowers:
-            right = index.get("J" + suits[trump], -1)
+            right = "J" + suits[trump]
             mates = [s for s in suits if s != suits[trump] and colours.get(s) == colours.get(suits[trump])]
-            left = index.get("J" + mates[0], -1) if mates else -1
+            left = "J" + mates[0] if mates else ""
         ctx_eff, strength = [], []
         for c, name in enumerate(names):
-            natural = NATURAL.index(name[0]) if name != notation.JOKER else -1
-            if trump >= 0 and c == benny:
+            card = base[c]
+            natural = strength_of.get(notation.rank_of(card) or "", -1)
+            if trump >= 0 and benny_mask >> c & 1:
                 e, s = trump, 300
-            elif trump >= 0 and c == right:
+            elif trump >= 0 and card == right:
                 e, s = trump, 200
-            elif trump >= 0 and c == left:
+            elif trump >= 0 and card == left:
                 e, s = trump, 199
-            elif trump < 0 and c == master:
+            elif trump < 0 and master_mask >> c & 1:
                 e, s = -1, 0
             elif printed[c] >= 0:
-                e, s = printed[c], (len(NATURAL) - natural if low else natural + 1)
+                e, s = printed[c], (len(order) - natural if low else natural + 1)
             else:                                         # a joker that is neither Benny nor master
                 e, s = -1, 0
             ctx_eff.append(e)
@@ -100,7 +112,7 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
             for c in range(len(names)):
                 if trump >= 0 and ctx_eff[c] == trump:
                     row.append(TRUMP_POWER + strength[c])
-                elif trump < 0 and c == master:
+                elif trump < 0 and master_mask >> c & 1:
                     row.append(MASTER_POWER)
                 elif ctx_eff[c] == led:
                     row.append(SUIT_POWER + strength[c])
@@ -110,7 +122,7 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
         power.append(tuple(per_led))
     suit_mask = tuple(tuple(sum(1 << c for c in range(len(names)) if eff[ctx][c] == s) for s in range(n_suits))
                       for ctx in range(contexts))
-    return CardTables(tuple(eff), tuple(power), suit_mask, benny, master,
+    return CardTables(tuple(eff), tuple(power), suit_mask, benny, master, benny_mask, master_mask,
                       nt.get("master-led", "leader-names-suit") == "leader-names-suit" if master >= 0 else False,
                       nt.get("master-play") == "any-time")
 

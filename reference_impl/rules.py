@@ -153,14 +153,16 @@ class Rules:
         self.NT = len(self.suits)                      # the trump context of no-trumps
         self.NL = len(self.suits) + 1                  # of low no-trumps
         self.contexts = len(self.suits) + 2
-        tables = self.cards = compile_cards(names, self.suits, ranking, deck["colours"])
+        self.copies: int = deck.get("copies", 1)
+        tables = self.cards = compile_cards(names, self.suits, ranking, deck["colours"], notation.rank_order(deck))
         self.eff, self.power, self.suit_mask = tables.eff, tables.power, tables.suit_mask
         self.benny, self.master = tables.benny, tables.master
-        self.master_bit = 1 << tables.master if tables.master >= 0 else 0
+        self.master_bit = tables.master_mask
         self.master_names_suit = tables.master_names_suit
         self.master_any_time = tables.master_any_time
-        black = {s for s in self.suits if deck["colours"].get(s) == "black"}
-        self.black_jacks = frozenset(self.card_index[f"J{s}"] for s in black if f"J{s}" in self.card_index)
+        self.later_equal_wins: bool = ranking.get("equal-cards", "first-played") == "last-played"
+        black = {f"J{s}" for s in self.suits if deck["colours"].get(s) == "black"}
+        self.black_jacks = frozenset(c for c, name in enumerate(names) if notation.base_of(name) in black)
 
     # -- deal ------------------------------------------------------------------------------
     def _compile_deal(self, deal: Mapping[str, Any]) -> None:
@@ -333,7 +335,7 @@ class Rules:
         rank = {r: i for i, r in enumerate(self.cut_order)}
 
         def key(card: str) -> int:
-            return rank[notation.JOKER if card == notation.JOKER else card[0]]
+            return rank[notation.rank_of(card) or notation.JOKER]
 
         contenders = list(range(self.n))
         position = 0

@@ -319,7 +319,7 @@ class State:
         self.hand_number += 1
         self.events.append(("deal", self.hand_number, self.dealer, tuple(hands), upcard, widow))
         r = self.rules
-        if upcard >= 0 and upcard != r.benny:
+        if upcard >= 0 and not r.cards.benny_mask >> upcard & 1:
             self.proposal = r.printed_suit[upcard]
         self._advance()
 
@@ -502,8 +502,9 @@ class State:
         return self.trump >= 0          # trumps made: the steps went on from there
 
     def _begin_set_trumps(self, step: Step) -> bool:
-        self.trump, self.maker = step.trumps, -1
-        self.events.append(("no-contract", self.rules.strain_names[step.trumps]))
+        trumps = step.trumps if step.trumps >= 0 else self.rules.printed_suit[self.upcard]   # the upcard's suit
+        self.trump, self.maker = trumps, -1
+        self.events.append(("no-contract", self.rules.strain_names[trumps]))
         return False
 
     def _begin_throw_in(self, step: Step) -> bool:
@@ -766,9 +767,12 @@ class State:
 
     def _playable(self) -> int:
         """The bitmask of cards the seat to act may play: follow the effective suit led if
-        able (the master card too, where it may be played at any time), else anything."""
+        able (the master card too, where it may be played at any time), else anything; the
+        play step's stricter rules (``must``) narrow that further."""
         hand = self.hands[self.to_act]
         if self.trick:
+            if self.step.strict:
+                return self._strict_playable(hand)
             r = self.rules
             follow = hand & r.suit_mask[self.trump][self.led]
             if follow:
@@ -777,12 +781,58 @@ class State:
                 return follow
         return hand
 
+    def _beating(self, cards: int) -> int:
+        """The cards of the bitmask ``cards`` that would take the trick as it stands (an equal
+        card only where the later of two equal cards wins)."""
+        r = self.rules
+        power = r.power[self.trump][self.led]
+        best = max(power[c] for _, c in self.trick)
+        later = r.later_equal_wins
+        beating = 0
+        while cards:
+            low = cards & -cards
+            c = low.bit_length() - 1
+            if power[c] > best or (later and power[c] == best):
+                beating |= low
+            cards ^= low
+        return beating
+
+    def _strict_playable(self, hand: int) -> int:
+        """Follow suit, then the play step's ``must`` rules, each a condition on the legal set:
+        ``head`` (a seat that follows must beat the trick's best card if it can), ``trump`` (a
+        seat void in the suit led must play a trump if it has one), ``overtrump`` (a trump
+        played to a trick that already holds a trump must beat it if one can; a seat unable
+        to overtrump may play any trump, or, without ``trump``, anything)."""
+        r, step, trump = self.rules, self.step, self.trump
+        follow = hand & r.suit_mask[trump][self.led]
+        if follow:
+            if r.master_any_time and trump >= r.NT:
+                follow |= hand & r.master_bit
+            if step.must_head:
+                return self._beating(follow) or follow
+            return follow
+        if trump >= r.NT:                              # no trump suit: nothing more to require
+            return hand
+        trumps = hand & r.suit_mask[trump][trump]
+        if not trumps:
+            return hand
+        if step.must_overtrump and any(r.eff[trump][c] == trump for _, c in self.trick):
+            trumps = self._beating(trumps) or trumps
+        return trumps if step.must_trump else (hand & ~r.suit_mask[trump][trump]) | trumps
+
     def _why_not_playable(self, card: int) -> str:
         r = self.rules
         name = r.card_names[card]
-        if not self.hands[self.to_act] >> card & 1:
+        hand = self.hands[self.to_act]
+        if not hand >> card & 1:
             return f"seat {self.to_act} does not hold {name}"
         led = r.suits[self.led] if self.led >= 0 else "?"
+        if not hand & r.suit_mask[self.trump][self.led]:
+            if self.step.must_overtrump and r.eff[self.trump][card] == self.trump:
+                return f"seat {self.to_act} must overtrump the trick if able and {name} does not"
+            return f"seat {self.to_act}, void in the suit led ({led}), must play a trump if able and {name} is not one"
+        if r.eff[self.trump][card] == self.led and self.step.must_head:
+            return f"seat {self.to_act} must head the trick (beat its best card) if able and {name} does not"
         return f"seat {self.to_act} must follow the suit led ({led}) and {name} does not"
 
     def _play(self, card: int) -> None:
@@ -820,9 +870,14 @@ class State:
     def _finish_trick(self) -> None:
         power = self.rules.power[self.trump][self.led]
         winner, best = -1, -1
-        for seat, card in self.trick:
-            if power[card] > best:
-                winner, best = seat, power[card]
+        if self.rules.later_equal_wins:            # of two equal cards (copies), the later wins
+            for seat, card in self.trick:
+                if power[card] >= best:
+                    winner, best = seat, power[card]
+        else:
+            for seat, card in self.trick:
+                if power[card] > best:
+                    winner, best = seat, power[card]
         trick = (self.leader, tuple(self.trick), winner)
         self.tricks.append(trick)
         self.events.append(("trick", *trick))

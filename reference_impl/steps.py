@@ -19,6 +19,7 @@ if TYPE_CHECKING:                      # pragma: no cover
     from .state import State
 
 NAME, MAKE_TRUMPS, AUCTION, FORCE_BID, SET_TRUMPS, THROW_IN, OFFER, EXCHANGE, GIVE, PLAY = range(10)
+UPCARD_SUIT = -2                        # set-trumps: the printed suit of the upcard
 KINDS = {"name": NAME, "make-trumps": MAKE_TRUMPS, "auction": AUCTION, "force-bid": FORCE_BID,
          "set-trumps": SET_TRUMPS, "throw-in": THROW_IN, "offer": OFFER, "exchange": EXCHANGE, "give": GIVE,
          "play": PLAY}
@@ -102,6 +103,10 @@ class Step:
     receiver_may_refuse: bool = True
     # play
     lead: tuple[tuple[Predicate, SeatFunction], ...] = ()
+    strict: bool = False                 # any rule beyond following suit (the three below)
+    must_head: bool = False              # a seat following suit must beat the trick's best card if able
+    must_trump: bool = False             # a seat void in the suit led must play a trump if able
+    must_overtrump: bool = False         # a trump played to a trick holding one must beat it if able
 
 
 NO_STEP = Step(id="", kind=-1, phase="", clause=None, when=always)   # the step of a state between hands
@@ -153,7 +158,8 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             position = next(i for i, b in enumerate(rules.bid_list) if b.id == spec["bid"])
             step = Step(phase=phase or "", who=seat_function(rules, spec["who"]), bid=position, **common)
         elif kind == SET_TRUMPS:
-            step = Step(phase=phase or "", trumps=strain_index(rules, spec["trumps"]), **common)
+            trumps = UPCARD_SUIT if spec["trumps"] == "upcard" else strain_index(rules, spec["trumps"])
+            step = Step(phase=phase or "", trumps=trumps, **common)
         elif kind == THROW_IN:
             step = Step(phase=phase or "", same_dealer=spec.get("next-dealer") == "same", **common)
         elif kind == OFFER:
@@ -178,7 +184,9 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
         else:
             lead = tuple((compile_condition(rules, rule.get("when")), seat_function(rules, rule["seat"]))
                          for rule in spec["lead"])
-            step = Step(phase=phase or "play", lead=lead, **common)
+            must = set(spec.get("must", ()))
+            step = Step(phase=phase or "play", lead=lead, strict=bool(must), must_head="head" in must,
+                        must_trump="trump" in must, must_overtrump="overtrump" in must, **common)
         steps.append(step)
     return tuple(steps)
 

@@ -178,6 +178,8 @@ def strain_words(strain: Any, words: Notation) -> str:
         return join([strain_words(s, words) for s in strain], "or")
     if strain == "none":
         return "none"
+    if strain == "upcard":
+        return "the suit of the card turned up"
     return words.strain(str(strain))
 
 
