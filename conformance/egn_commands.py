@@ -20,28 +20,40 @@ from .console import error, escape, plain, say
 from .usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, output_file, readable_file
 
 
+FORMS = ("json", "egnb", "expanded-egnb")
+SUFFIXES = {"json": ".egn", "egnb": ".egnb", "expanded-egnb": ".expanded.egnb"}
+
+
 def add_egn_commands(sub: argparse._SubParsersAction) -> None:
     egn = sub.add_parser("egn", help="EGN game records: import them as cases, check them, export games as EGN")
     actions = egn.add_subparsers(dest="egn_command", required=True, metavar="ACTION")
+    files_help = "EGN records (.egn JSON, .egnb binary, any version from 1.0) or match files (.emn)"
 
-    p = actions.add_parser("import", help="one multi-hand case per EGN file (variant euchre, the record's rules)")
-    p.add_argument("files", nargs="+", metavar="FILE", type=readable_file, help="EGN files (.egn, JSON)")
+    p = actions.add_parser("import", help="one multi-hand case per EGN game (variant euchre, the record's rules)")
+    p.add_argument("files", nargs="+", metavar="FILE", type=readable_file, help=files_help)
     p.add_argument("-o", "--out", required=True, metavar="DIR", help="folder for the cases (created if missing)")
     p.add_argument("--force", action="store_true", help="overwrite a case file that differs")
     p.set_defaults(func=cmd_import)
 
     p = actions.add_parser("check", help="replay each record through the reference; report its first impossible event")
-    p.add_argument("files", nargs="+", metavar="FILE", type=readable_file, help="EGN files (.egn, JSON)")
-    p.add_argument("--json", action="store_true", help="print one JSON object per game (JSON Lines), nothing else")
+    p.add_argument("files", nargs="+", metavar="FILE", type=readable_file, help=files_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object per game and per match (JSON Lines), "
+                                                       "nothing else")
     p.add_argument("-o", "--out", metavar="DIR", help="also write each record as a case (a defective one expects an "
                                                       "engine to fail where the record does)")
     p.add_argument("--force", action="store_true", help="overwrite a case file that differs")
     p.set_defaults(func=cmd_check)
 
-    p = actions.add_parser("export", help="write the game of each case as an EGN file")
+    p = actions.add_parser("export", help="write the game of each case as an EGN file, or all of them as one match")
     p.add_argument("paths", nargs="+", metavar="PATH", type=existing_path, help="case files or folders")
-    p.add_argument("-o", "--out", required=True, metavar="DIR", help="folder for the .egn files (created if missing)")
-    p.add_argument("--force", action="store_true", help="overwrite an EGN file that differs")
+    p.add_argument("-o", "--out", metavar="DIR", help="folder for the EGN files, one per case (created if missing)")
+    p.add_argument("--form", choices=FORMS, default="json",
+                   help="json (.egn, the default), egnb (binary, condensed) or expanded-egnb (binary, expanded)")
+    p.add_argument("--match", metavar="FILE", help="write one match file (.emn) holding every case's game, in order")
+    p.add_argument("--title", metavar="TEXT", help="the match's title (with --match)")
+    p.add_argument("--match-format", metavar="TYPE", default="FIXED_GAMES",
+                   help="the match's format (with --match): FIXED_GAMES (default), BEST_OF_N, PROGRESSIVE, ...")
+    p.add_argument("--force", action="store_true", help="overwrite a file that differs")
     p.set_defaults(func=cmd_export)
 
 
@@ -56,16 +68,17 @@ def _out_dir(text: str) -> Path:
     return path
 
 
-def _write(path: Path, text: str, force: bool) -> str | None:
-    """Write ``text`` to ``path``; the reason it was not written, if it was not."""
-    if path.exists() and not force:
+def _write(path: Path, text: str | bytes, force: bool) -> str | None:
+    """Write ``text`` (or bytes) to ``path``; the reason it was not written, if it was not."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    if path.exists() and not force and path.stat().st_size:
         try:
-            if path.read_text(encoding="utf-8") == text:
+            if path.read_bytes() == data:
                 return None
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             pass
         return f"{path} exists and differs (use --force to overwrite)"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(data)
     return None
 
 
@@ -74,36 +87,73 @@ def _problems(exc: Any) -> list[str]:
 
 
 # -- import ----------------------------------------------------------------------------------------
-def cmd_import(args: argparse.Namespace) -> int:
-    from .egn.importer import build_case, dump_case, load_game
-    from .egn.record import EgnError
+def _reports(file: Path) -> tuple[Any, list[Any]]:
+    """A file's match report (None for a single game) and its games' reports."""
+    from .egn.check import MatchReport, check_path
 
+    report = check_path(file)
+    if isinstance(report, MatchReport):
+        return report, report.games
+    return None, [report]
+
+
+def _label(file: Path, report: Any) -> str:
+    game = f" {escape(report.game)}" if report.case_name and report.game else ""
+    return f"{escape(str(file))}{game}"
+
+
+def _reading(report: Any) -> None:
+    if report.reading:
+        say(f"         [dim]read: {escape(report.reading)}[/dim]")
+    for note in getattr(report, "redundant", []) or []:
+        say(f"         [dim]1.0 fields: {escape(note)}[/dim]")
+
+
+def _match_line(match: Any) -> None:
+    label = "[green]ok[/green]     " if match.ok else f"[red]{escape(match.kind or '')}[/red]"
+    say(f"{label} {escape(match.file)}: match {escape(repr(match.name))}: {escape(match.message)}")
+    _reading(match)
+    for note in match.notes:
+        say(f"         [dim]note: {escape(note)}[/dim]")
+
+
+def cmd_import(args: argparse.Namespace) -> int:
     out = _out_dir(args.out)
-    failed = 0
+    failed = total = refused_matches = 0
     for file in args.files:
-        try:
-            game = load_game(file)
-        except EgnError as exc:
-            failed += 1
-            for line in _problems(exc):
-                say(f"[red]{exc.kind}[/red] {escape(line)}")
-            continue
-        if game.defect is not None:
-            failed += 1
-            d = game.defect
-            say(f"[red]defect[/red] {escape(str(file))}: {escape(d.where())}: {escape(d.kind)}: {escape(d.message)} "
-                "(egn check -o DIR writes it as a case that expects the failure)")
-            continue
-        case = build_case(game, file)
-        written = _write_case(out, case, file, args.force)
-        if written is None:
-            failed += 1
-            continue
-        steps = sum(len(h["steps"]) for h in case["hands"])
-        say(f"[green]ok[/green]     {escape(str(file))} -> {escape(str(written))} ({len(case['hands'])} deal(s), "
-            f"{steps} step(s))")
-    plain(f"{len(args.files) - failed} of {len(args.files)} record(s) imported")
-    return EXIT_FAILED if failed else EXIT_OK
+        match, reports = _reports(file)
+        for report in reports:
+            total += 1
+            game = report.replay
+            if game is None:
+                failed += 1
+                say(f"[red]{escape(report.kind or '')}[/red] {_label(file, report)}: {escape(report.message)}")
+                continue
+            if game.defect is not None:
+                failed += 1
+                d = game.defect
+                say(f"[red]defect[/red] {_label(file, report)}: {escape(d.where())}: {escape(d.kind)}: "
+                    f"{escape(d.message)} (egn check -o DIR writes it as a case that expects the failure)")
+                _reading(report)
+                continue
+            case = report.case()
+            written = _write_case(out, case, file, args.force)
+            if written is None:
+                failed += 1
+                continue
+            steps = sum(len(h["steps"]) for h in case["hands"])
+            say(f"[green]ok[/green]     {_label(file, report)} -> {escape(str(written))} ({len(case['hands'])} "
+                f"deal(s), {steps} step(s))")
+            _reading(report)
+        if match is not None:
+            refused_matches += not match.ok
+            _match_line(match)
+    plain(f"{total - failed} of {total} record(s) imported" + _matches_note(refused_matches))
+    return EXIT_FAILED if failed or refused_matches else EXIT_OK
+
+
+def _matches_note(refused: int) -> str:
+    return f"; {refused} match file(s) refused" if refused else ""
 
 
 def _write_case(out: Path, case: dict[str, Any], source: Path, force: bool) -> Path | None:
@@ -124,51 +174,72 @@ def _write_case(out: Path, case: dict[str, Any], source: Path, force: bool) -> P
 
 # -- check -----------------------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace) -> int:
-    from .egn.check import check_file
-
     out = _out_dir(args.out) if args.out else None
-    bad = 0
+    bad = total = refused_matches = 0
     for file in args.files:
-        report = check_file(file)
-        bad += not report.ok
-        written = None
-        note = ""
-        if out is not None:
-            case = report.case()
-            if case is not None:
-                written = _write_case(out, case, file, args.force)
-                if written is None:
-                    bad += report.ok
-            elif report.replay is not None:
-                note = " (no case: no engine can be shown this defect)"
-        if args.json:
-            data = report.to_json()
+        match, reports = _reports(file)
+        for report in reports:
+            total += 1
+            bad += not report.ok
+            written = None
+            note = ""
             if out is not None:
-                data["case"] = str(written) if written else None
-            print(json.dumps(data, ensure_ascii=False), flush=True)
-            continue
-        label = "[green]ok[/green]     " if report.ok else f"[red]{escape(report.kind or '')}[/red]"
-        where = f" {escape(report.where())}:" if report.where() else ""
-        game = f" game {escape(repr(report.game))}:" if report.game else ""
-        say(f"{label} {escape(str(file))}:{game}{where} {escape(report.message)}{escape(note)}"
-            + (f" -> {escape(str(written))}" if written else ""))
+                case = report.case()
+                if case is not None:
+                    written = _write_case(out, case, file, args.force)
+                    if written is None:
+                        bad += report.ok
+                elif report.replay is not None:
+                    note = " (no case: no engine can be shown this defect)"
+            if args.json:
+                data = report.to_json()
+                if match is not None:
+                    data["match"] = match.name
+                if out is not None:
+                    data["case"] = str(written) if written else None
+                print(json.dumps(data, ensure_ascii=False), flush=True)
+                continue
+            label = "[green]ok[/green]     " if report.ok else f"[red]{escape(report.kind or '')}[/red]"
+            where = f" {escape(report.where())}:" if report.where() else ""
+            game = f" game {escape(repr(report.game))}:" if report.game else ""
+            say(f"{label} {escape(str(file))}:{game}{where} {escape(report.message)}{escape(note)}"
+                + (f" -> {escape(str(written))}" if written else ""))
+            _reading(report)
+        if match is not None:
+            refused_matches += not match.ok
+            if args.json:
+                print(json.dumps(match.to_json(), ensure_ascii=False), flush=True)
+            else:
+                _match_line(match)
     if not args.json:
-        plain(f"{len(args.files) - bad} of {len(args.files)} record(s) sound")
-    return EXIT_FAILED if bad else EXIT_OK
+        plain(f"{total - bad} of {total} record(s) sound" + _matches_note(refused_matches))
+    return EXIT_FAILED if bad or refused_matches else EXIT_OK
 
 
 # -- export ----------------------------------------------------------------------------------------
 def cmd_export(args: argparse.Namespace) -> int:
     from .cases import load_cases
+    from .egn.binary import BinaryError, encode
     from .egn.export import ExportError, case_to_egn
 
-    out = _out_dir(args.out)
+    if (args.out is None) == (args.match is None):
+        raise UsageError("egn export needs -o DIR (one EGN file per case) or --match FILE (one match file), not both")
+    if args.match is not None and args.form != "json":
+        raise UsageError("--match writes a JSON match file (.emn): leave out --form")
+    if args.match is None and (args.title is not None or args.match_format != "FIXED_GAMES"):
+        raise UsageError("--title and --match-format go with --match")
+    from .egn.match import FORMATS
+    if args.match_format not in FORMATS:
+        raise UsageError(f"--match-format {args.match_format}: one of {', '.join(FORMATS)}")
+    match_path = egn_output(args.match) if args.match is not None else None
+    out = _out_dir(args.out) if args.out is not None else None
     cases, problems = load_cases(list(args.paths))
     for problem in problems:
         error(str(problem))
     if not cases and not problems:
         raise UsageError("no case files found in " + ", ".join(map(str, args.paths)))
     failed = len(problems)
+    records = []
     for case in cases:
         try:
             record = case_to_egn(case)
@@ -176,13 +247,35 @@ def cmd_export(args: argparse.Namespace) -> int:
             failed += 1
             say(f"[red]refused[/red] {escape(case.id)}: {escape(str(exc))}")
             continue
-        path = out / f"{case.id}.egn"
-        reason = _write(path, egn_text(record), args.force)
+        if out is None:
+            records.append(record)
+            continue
+        path = out / f"{case.id}{SUFFIXES[args.form]}"
+        try:
+            data: str | bytes = egn_text(record) if args.form == "json" else \
+                encode(record, "condensed" if args.form == "egnb" else "expanded")
+        except BinaryError as exc:
+            failed += 1
+            say(f"[red]refused[/red] {escape(case.id)}: {escape(str(exc))}")
+            continue
+        reason = _write(path, data, args.force)
         if reason:
             failed += 1
             error(reason)
             continue
         say(f"[green]ok[/green]      {escape(case.id)} -> {escape(str(path))} ({len(record['deals'])} deal(s))")
+    if match_path is not None:
+        from .egn.match import build_match
+
+        if records:
+            match = build_match(records, title=args.title, fmt=args.match_format)
+            reason = _write(match_path, egn_text(match), args.force)
+            if reason:
+                error(reason)
+                return EXIT_FAILED
+            say(f"[green]ok[/green]      match of {len(records)} game(s) -> {escape(str(match_path))}")
+        plain(f"{len(records)} of {len(cases)} case(s) written as games of the match")
+        return EXIT_FAILED if failed or not records else EXIT_OK
     plain(f"{len(cases) - (failed - len(problems))} of {len(cases)} case(s) written as EGN")
     return EXIT_FAILED if failed else EXIT_OK
 

@@ -78,6 +78,13 @@ class _Reader:
     def flag(self) -> bool:
         return self.take(1) == "1"
 
+    def index(self, cards: list[str], what: str) -> int:
+        """An index into ``cards`` (as many bits as the last index has), checked."""
+        value = self.integer(len(cards) - 1)
+        if value >= len(cards):
+            raise PackError(f"{what}: index {value} among {len(cards)} cards (bit {self.pos})")
+        return value
+
     def left(self) -> int:
         return len(self.bits) - self.pos
 
@@ -124,7 +131,7 @@ def _unpack_versioned(r: _Reader, version: int, deal_number: int) -> dict[str, A
         min_rank = (9, 8, 7, 6)[r.integer(3)]
         cards = deck(min_rank)
     remaining = list(cards)
-    upcard = cards[r.integer(len(cards) - 1)]
+    upcard = cards[r.index(cards, 'the upcard')]
     state: dict[str, Any] = {"dealer": dealer, "upCard": upcard}
     if version >= 3:
         hands = _read_hands(r, cards, players)
@@ -172,7 +179,7 @@ def _unpack_versioned(r: _Reader, version: int, deal_number: int) -> dict[str, A
 def _read_hands(r: _Reader, cards: list[str], players: int) -> list[list[str]] | None:
     if not r.flag():
         return None
-    return [[cards[r.integer(len(cards) - 1)] for _ in range(r.integer(15))] for _ in range(players)]
+    return [[cards[r.index(cards, 'a dealt card')] for _ in range(r.integer(15))] for _ in range(players)]
 
 
 def _read_bidding(r: _Reader, upcard: str, start: int, players: int, version: int, cards: list[str]) -> dict[str, Any]:
@@ -196,7 +203,7 @@ def _read_bidding(r: _Reader, upcard: str, start: int, players: int, version: in
     if version >= 2 and phase["isAlone"] and r.flag():
         phase["aloneDefender"] = r.integer(7)
     if version >= 3 and r.flag():
-        phase["discard"] = cards[r.integer(len(cards) - 1)]
+        phase["discard"] = cards[r.index(cards, "the discard")]
     notes = _read_annotations(r)
     if notes is not None:
         phase["callAnnotations"] = notes
@@ -210,7 +217,7 @@ def _read_play(r: _Reader, per_trick: int, remaining: list[str], first: int | No
         for _ in range(first if t == 0 and first is not None else per_trick):
             if not remaining:
                 break
-            trick.append(remaining.pop(r.integer(len(remaining) - 1)))
+            trick.append(remaining.pop(r.index(remaining, f'trick {t + 1}')))
         tricks.append(trick)
     phase: dict[str, Any] = {"phaseNumber": 0, "type": PLAY, "tricks": tricks}
     notes = _read_annotations(r)
@@ -242,7 +249,7 @@ def _unpack_v0(r: _Reader, deal_number: int) -> dict[str, Any]:
     cards = deck(9)
     remaining = list(cards)
     dealer = r.integer(3)
-    upcard = cards[r.integer(len(cards) - 1)]
+    upcard = cards[r.index(cards, 'the upcard')]
     deal: dict[str, Any] = {"dealNumber": deal_number, "initialState": {"dealer": dealer, "upCard": upcard},
                             "phases": []}
     if r.left() == 0 or r.rest_is_padding():
@@ -273,7 +280,7 @@ def _unpack_v0(r: _Reader, deal_number: int) -> dict[str, Any]:
     while r.left() and remaining:
         if r.left() < _width(len(remaining) - 1) or (not trick and r.rest_is_padding()):
             break
-        trick.append(remaining.pop(r.integer(len(remaining) - 1)))
+        trick.append(remaining.pop(r.index(remaining, f'trick {len(tricks) + 1}')))
         if len(trick) == per:
             tricks.append(trick)
             trick = []

@@ -17,6 +17,8 @@ game gives back the same game.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Iterable, Sequence
 
 from reference_impl import ActionError, Deal, State, new_game
@@ -65,7 +67,8 @@ def game_from_events(rules: Rules, events: Sequence[tuple[Any, ...]]) -> tuple[i
 
 
 def to_egn(rules: Rules, dealer: int, hands: Iterable[Hand], scores: Sequence[int] | None = None,
-           title: str | None = None, game_id: str | None = None, description: str | None = None) -> dict[str, Any]:
+           title: str | None = None, game_id: str | None = None, description: str | None = None,
+           players: Sequence[str] | None = None) -> dict[str, Any]:
     """The EGN record of a game (raises :class:`ExportError` if EGN cannot say its rules)."""
     hands = list(hands)
     try:
@@ -85,7 +88,8 @@ def to_egn(rules: Rules, dealer: int, hands: Iterable[Hand], scores: Sequence[in
     deals = []
     for number, (deal, actions) in enumerate(hands):
         deals.append(_deal(state, number, deal, actions))
-    names = rules.table["players"].get("names") or [f"Seat {s}" for s in range(rules.n)]
+    names = (list(players) if players and len(players) == rules.n else None) or rules.table["players"].get("names") \
+        or [f"Seat {s}" for s in range(rules.n)]
     metadata: dict[str, Any] = {}
     if game_id:
         metadata["gameId"] = game_id[:64]
@@ -272,4 +276,21 @@ def case_to_egn(case: Any) -> dict[str, Any]:
     """The EGN record of a case's game."""
     rules, dealer, scores, hands = game_from_case(case)
     return to_egn(rules, dealer, hands, scores, title=case.title, game_id=case.id,
-                  description=f"Exported by euchre-spec from the case {case.id}.")
+                  description=f"Exported by euchre-spec from the case {case.id}.", players=case_players(case))
+
+
+PLAYERS_NOTE = re.compile(r"players by seat (\[[^\]]*\])")
+
+
+def case_players(case: Any) -> list[str] | None:
+    """The players' names an imported case keeps in its description (``players by seat [...]``,
+    written by the importer), so that a game exported again keeps them."""
+    text = case.data.get("description", "") if isinstance(case.data, dict) else ""
+    found = PLAYERS_NOTE.search(text or "")
+    if not found:
+        return None
+    try:
+        names = json.loads(found.group(1))
+    except json.JSONDecodeError:
+        return None
+    return [str(n) for n in names] if isinstance(names, list) and all(isinstance(n, str) for n in names) else None

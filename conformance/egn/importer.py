@@ -15,6 +15,7 @@ must fail (``expected_failure``), or whose deals after the game's end must be re
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from .record import EgnUnsupported, Record, read_record
 from .replay import (AFTER_END, BAD_CARD, BAD_DEAL, CUT_SHORT, DEALT_TWICE, EXTRA_PLAY, ILLEGAL, NOT_HELD, REVOKE,
                      SCORE, TRICK_SIZE, UPCARD_PLAYED, WRONG_DEALER, GameReplay, replay_game)
 from .ruleset import VARIANT, Unmappable, noted_options, record_options, rules_for
+from .upgrade import compare_with_replay
 
 IMPORTER = "euchre-spec egn import 1"
 
@@ -55,9 +57,14 @@ FEATURE_TAGS = {"exchange": "exchange", "buried-upcard": "exchange", "going-alon
 
 
 def load_game(path: str | Path) -> GameReplay:
-    """Read, map and replay one EGN file. Raises :class:`~.record.EgnInvalid` or
-    :class:`~.record.EgnUnsupported` (a flag without an option names the flag)."""
-    record = read_record(path)
+    """Read, map and replay one EGN file (JSON or binary, any version). Raises
+    :class:`~.record.EgnInvalid` or :class:`~.record.EgnUnsupported` (a flag without an
+    option names the flag)."""
+    return replay_record(read_record(path), path)
+
+
+def replay_record(record: Record, path: str | Path) -> GameReplay:
+    """Map and replay one game already read (a file's, or one of a match's)."""
     try:
         options = record_options(record)
     except Unmappable as exc:
@@ -75,12 +82,23 @@ def load_game(path: str | Path) -> GameReplay:
                              + ", ".join(f"{k}={v}" for k, v in noted.items()) + ".")
     if ignored:
         game.notes.insert(0, f"Not used from the record's euchre-spec options note: {', '.join(ignored)}.")
+    if record.upgraded is not None:
+        upcards = [hand.deal.upcard for hand in game.hands]
+        game.redundant = compare_with_replay(record.upgraded, game.hands, upcards)
+        game.notes.insert(0, f"Read as {record.reading()}.")
     return game
 
 
 def case_id(path: str | Path) -> str:
-    """``egn-`` and the file's name as a slug (``Six Points.egn`` -> ``egn-six-points``)."""
-    stem = Path(path).stem.lower()
+    """``egn-`` and the file's name as a slug (``Six Points.egn`` -> ``egn-six-points``); a binary
+    record's (``.egnb``, ``.expanded.egnb``) is its JSON form's, as its case is the same."""
+    stem = Path(path).name.lower()
+    for suffix in (".expanded.egnb", ".egnb"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    else:
+        stem = Path(stem).stem
     slug = re.sub(r"[^a-z0-9]+", "-", stem).strip("-") or "game"
     return f"egn-{slug}"
 
@@ -213,7 +231,7 @@ def describe(game: GameReplay, source: str | Path) -> str:
     parts = [f"Imported from the EGN record {Path(source).name}"
              + (f" ({record.title})" if record.title else "")
              + f": {len(record.deals)} deal(s)"
-             + (f", players {', '.join(record.players)}" if record.players else "") + "."]
+             + (f", players by seat {json.dumps(record.players, ensure_ascii=False)}" if record.players else "") + "."]
     parts.append("Trick winners, hand points and scores come from the reference interpreter.")
     filled = []
     for position, hand in enumerate(game.hands, 1):

@@ -121,6 +121,7 @@ class GameReplay:
     notes: list[str] = field(default_factory=list)
     final_checked: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    redundant: list[str] = field(default_factory=list)   # a 1.0 record's kitty and initialLead against the replay
 
     @property
     def complete(self) -> bool:

@@ -61,7 +61,7 @@ class Upgrade:
         return self.renamed[best] + path[len(best):] if best else path
 
     def summary(self) -> str:
-        parts = [f"read as EGN {self.version}, upgraded in memory to {CURRENT}"]
+        parts = [f"upgraded in memory to {CURRENT}"]
         keys = sorted({old.rsplit(".", 1)[-1] for old in self.renamed.values()})
         if keys:
             parts.append("renamed " + ", ".join(f"{k} -> {RENAMED[k]}" for k in keys if k in RENAMED))
@@ -114,4 +114,39 @@ def _walk(value: Any, path: str, old: str, report: Upgrade) -> Any:
         if new_key != key:
             report.renamed[new_path] = here
         out[new_key] = _walk(item, new_path, here, report)
+    return out
+
+
+def compare_with_replay(report: Upgrade, hands: list[Any], upcards: list[str | None]) -> list[str]:
+    """What the redundant 1.0 fields say against the replayed deals (``hands``: the replay's
+    hand results, each with ``steps``; ``upcards``: each deal's upcard in our notation):
+    an ``initialLead`` that is not the seat leading the first trick, a ``kitty`` card that is
+    the upcard, played or laid away. Empty when they agree."""
+    from .cards import CardError, from_egn
+
+    out: list[str] = []
+    leads = kitties = 0
+    for index, hand in enumerate(hands):
+        plays = [step for step in hand.steps if step["action"].startswith("play:")]
+        if index in report.initial_lead and plays:
+            leads += 1
+            if plays[0]["seat"] != report.initial_lead[index]:
+                out.append(f"deal {index + 1}: initialLead names seat {report.initial_lead[index]}, but seat "
+                           f"{plays[0]['seat']} leads the first trick by the rules")
+        if report.kitty.get(index):
+            kitties += 1
+            used = {step["action"].split(":", 1)[1]: step["action"].split(":", 1)[0] for step in hand.steps
+                    if step["action"].startswith(("play:", "discard:"))}
+            for raw in report.kitty[index]:
+                try:
+                    card = from_egn(raw)
+                except CardError:
+                    continue
+                if index < len(upcards) and card == upcards[index]:
+                    out.append(f"deal {index + 1}: the kitty lists {raw}, the upcard")
+                elif card in used:
+                    out.append(f"deal {index + 1}: the kitty lists {raw}, which is "
+                               + ("played" if used[card] == "play" else "laid away"))
+    if not out and (leads or kitties):
+        out.append(f"agree with the replay (initialLead in {leads} deal(s), kitty in {kitties})")
     return out
