@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 from rich.table import Table
 
 from reference_impl import SpecError, load_rules
+from reference_impl.cards import pack_cards
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
 from reference_impl.selfplay import EndlessGame, Summary, play_random_game, transcript, unit_name
@@ -50,7 +51,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
         except SpecError as exc:        # one bad table of one's own hides none of the others
             broken.append((variant, exc))
             continue
-        n_cards = len(t["deck"]["suits"]) * len(t["deck"]["ranks"]) + len(t["deck"].get("extra", []))
+        n_cards = len(pack_cards(t["deck"]))
         table.add_row(escape(variant), str(t["players"]["count"]), str(n_cards), str(len(t.get("options", {}))),
                       f"{escape(t['title'])}\n[dim]{escape(t['summary'])}[/]")
     console.print(table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from reference_impl.cards import SUIT_NAMES
+from reference_impl.cards import SUIT_NAMES, pack_cards
 from reference_impl.conditions import round_number
 
 from .notation import Notation, number_word, plural, rank_text
@@ -41,9 +41,10 @@ def join(parts: list[str], word: str = "and") -> str:
 # -- the pack -------------------------------------------------------------------------------
 
 def pack(table: Mapping[str, Any]) -> list[str]:
+    """Every card of the pack, each copy of a doubled pack counted (``cards.pack_cards``)."""
     deck = table["deck"]
-    cards = [r + s for s in deck.get("suits", []) for r in deck.get("ranks", [])]
-    return cards + [c for c in deck.get("extra", []) if c not in cards]
+    return pack_cards({"suits": deck.get("suits", []), "ranks": deck.get("ranks", []), **{
+        key: deck[key] for key in ("extra", "without", "copies") if key in deck}})
 
 
 def hand_size(table: Mapping[str, Any]) -> int:
