@@ -11,7 +11,6 @@ the script, and every expectation shown is the case's own.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 
@@ -20,17 +19,11 @@ from .links import Links, md_text
 from .notation import Notation
 from .phases import step_of_phase
 from .tables import compact
+from .viewer import seat_order, viewer_data, viewer_html  # noqa: F401 (viewer_data: the tests' entry)
 
 PLAY_PHASES = ("play", "master-suit")
 REFUSAL_WORDS = {"out_of_turn": "it is not that player's turn", "illegal_action": "the rules do not allow it",
                  "wrong_phase": "it does not belong at this point of the hand", "bad_message": "it is not a valid action"}
-
-
-def seat_order(n: int, dealer: int | None) -> list[int]:
-    """Seats from the dealer's left round to the dealer."""
-    if dealer is None:
-        return list(range(n))
-    return [(dealer + 1 + i) % n for i in range(n)]
 
 
 def step_anchor(hand: int, step: int) -> str:
@@ -207,9 +200,7 @@ def split_hand(hand: HandRecord) -> tuple[list[StepRecord], dict[int, dict[str, 
 
 
 def seat_head(words: Notation, seat: int) -> str:
-    """A seat as a column head: its name, and its number (hidden on a phone)."""
-    if words.names:
-        return f'{escape(words.seat_name(seat))}<span class="es-no"> ({seat})</span>'
+    """A seat as a column head: its name."""
     return escape(words.seat(seat))
 
 
@@ -401,62 +392,8 @@ def render_example(case: SiteCase, rep: Replay, links: Links, *, hand_heading: s
             lines += ["", f"{hand_heading} {md_text(case.title)}: hand {number} {{#{prefix}-{hand_anchor(number)}}}"]
         lines += [""] + render_hand(case, hand, number, table, links, f"{prefix}-h{number}")
         if viewer and hand.steps:
-            lines += ["", viewer_html(case, hand, table, f"{prefix}-h{number}")]
+            lines += ["", viewer_html(case, hand, table, f"{prefix}-h{number}", number)]
     return "\n".join(lines) + "\n"
-
-
-# -- the step-through viewer ------------------------------------------------------------------
-
-def viewer_data(case: SiteCase, hand: HandRecord, table: dict[str, Any]) -> dict[str, Any]:
-    """What the viewer replays: each step's state before it (hands, the legal set, the trick
-    in progress) and the step in words, then the state at the end."""
-    words = Notation(table)
-    start = hand.start or {}
-
-    def state(s: dict[str, Any]) -> dict[str, Any]:
-        tricks = s.get("tricks") or []
-        current = tricks[-1] if tricks and (tricks[-1].get("winner") is None or len(tricks[-1].get("cards") or []) < words.n) else None
-        done = [t for t in tricks if t is not current]
-        won = [0] * len(words.units)
-        for t in done:
-            unit = words.unit_of(t["winner"]) if t.get("winner") is not None else None
-            if unit is not None:
-                won[unit] += 1
-        last = done[-1] if done and current is None else None
-        return {"hands": s.get("hands") or [], "legal": s.get("legal") or [], "to_act": s.get("to_act"),
-                "trick": (current or last or {}).get("cards") or [], "winner": (last or {}).get("winner"),
-                "trump": s.get("trump"), "maker": s.get("maker"), "won": won, "out": s.get("sitting_out") or [],
-                "scores": s.get("scores") or []}
-    steps = []
-    labels: dict[str, str] = {}
-    current = start
-    for record in hand.steps:
-        step = record.step
-        text = f"{words.seat(step['seat'])} {action_text(record, table, words)}"
-        entry = {"seat": step["seat"], "action": step["action"], "text": text, "before": state(record.before)}
-        if record.refused:
-            entry["refused"] = REFUSAL_WORDS.get(record.refused, record.refused)
-        if step.get("why"):
-            entry["why"] = words.prose_text(step["why"])
-        for token in list(record.before.get("legal") or []) + [step["action"]]:
-            if token.partition(":")[0] not in ("play", "discard", "give"):
-                labels[token] = words.token_text(token)
-        steps.append(entry)
-        current = record.after or current
-    end = state(hand.end or current)
-    return {"seats": [words.seat(s) for s in range(words.n)], "order": seat_order(words.n, start.get("dealer")),
-            "dealer": start.get("dealer"), "units": [words.unit(u) for u in range(len(words.units))],
-            "upcard": hand.deal.get("upcard"), "colours": words.colours, "steps": steps, "end": end, "labels": labels,
-            "title": case.title}
-
-
-def viewer_html(case: SiteCase, hand: HandRecord, table: dict[str, Any], prefix: str) -> str:
-    data = json.dumps(viewer_data(case, hand, table), separators=(",", ":"), ensure_ascii=False)
-    data = data.replace("</", "<\\/")
-    return (f'<div class="es-viewer" id="{prefix}-viewer" data-label="{escape(case.title)}">'
-            f'<script type="application/json">{data}</script>'
-            '<p class="es-viewer-fallback">The step-through viewer needs JavaScript; the tables above tell the same hand.</p>'
-            "</div>")
 
 
 # -- the script, with every expectation (case pages) ---------------------------------------------

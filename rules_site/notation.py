@@ -87,6 +87,13 @@ def cards_html(cards: Iterable[str], colours: Mapping[str, str] | None = None, *
     return '<span class="es-cards">' + "".join(card_html(c, colours, mark=marks.get(c, "")) for c in cards) + "</span>"
 
 
+def join_words(items: list[str], joiner: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 2:
+        return f" {joiner} ".join(items)
+    return ", ".join(items[:-1]) + f" {joiner} " + items[-1]
+
+
 def card_text(card: str) -> str:
     """A card in plain text: ``10♥``, ``joker``."""
     if card == JOKER:
@@ -106,11 +113,11 @@ class Notation:
         self.n = int(players.get("count") or 0)
         names = players.get("names")
         if isinstance(names, list) and len(names) == self.n:
-            self.names: list[str] | None = [str(n) for n in names]
+            self.names: list[str] = [str(n) for n in names]
         elif self.n == 4:
             self.names = list(COMPASS)
-        else:
-            self.names = None
+        else:                 # players are named, never numbered from 0 as the protocol numbers seats
+            self.names = [f"Player {s + 1}" for s in range(self.n)]
         self.teams: list[list[int]] | None = [list(t) for t in players["teams"]] if players.get("teams") else None
         terms = table.get("terms") or {}
         self.terms = terms
@@ -126,17 +133,18 @@ class Notation:
         self.clause_titles = {c["id"]: c["title"] for c in table.get("clauses") or []}
 
     # -- seats -----------------------------------------------------------------------------
-    def seat(self, seat: int | None, *, number: bool = True) -> str:
-        """``North (0)``; ``Seat 2`` where the seats have no names."""
+    def seat(self, seat: int | None) -> str:
+        """A seat as players call it: ``North``, or ``Player 3`` where the table names none
+        (the protocol's seat number belongs to the case scripts, never to players' prose)."""
         if seat is None:
             return "nobody"
-        if self.names and 0 <= seat < len(self.names):
-            return f"{self.names[seat]} ({seat})" if number else self.names[seat]
-        return f"Seat {seat}"
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"Player {seat + 1}"
 
     def seat_name(self, seat: int) -> str:
-        """The seat's name alone (``North``), or ``Seat 2``."""
-        return self.seat(seat, number=False)
+        """The same as :meth:`seat` (kept for the callers that say they want the name alone)."""
+        return self.seat(seat)
 
     # -- scoring units ---------------------------------------------------------------------
     @property
@@ -147,16 +155,16 @@ class Notation:
         """A scoring unit's name: ``North–South`` (or ``terms.team``), or a seat."""
         teams = self.terms.get("team")
         if self.teams and isinstance(teams, list) and index < len(teams):
-            return str(teams[index])
+            return self._seat_words(str(teams[index]))
         units = self.units
         if index >= len(units):
             return f"side {index}"
         seats = units[index]
         if len(seats) == 1:
             return self.seat(seats[0])
-        if self.names:
+        if len(seats) == 2:
             return "–".join(self.names[s] for s in seats)
-        return "Seats " + " & ".join(str(s) for s in seats)
+        return join_words([self.names[s] for s in seats])
 
     def unit_of(self, seat: int) -> int | None:
         for index, seats in enumerate(self.units):
@@ -210,7 +218,7 @@ class Notation:
     # -- prose from the tables and the cases -----------------------------------------------
     def prose_html(self, text: str, *, trump: str | None = None) -> str:
         """Free text (a case's ``why``, a clause) made readable: card tokens (``JH``) and card
-        names become card faces, bid tokens read as bids, ``seat 2`` reads ``South (2)``.
+        names become card faces, bid tokens read as bids, ``seat 2`` reads ``South``.
         Returns HTML (the text escaped)."""
         out = []
         for index, part in enumerate(re.split(r"(`[^`\n]+`)", str(text))):
@@ -220,7 +228,8 @@ class Notation:
                 out.append(self._prose_part(escape(part, quote=False), trump))
         return "".join(out)
 
-    def _prose_part(self, text: str, trump: str | None) -> str:
+    def _seat_words(self, text: str) -> str:
+        """``seat 2``, ``seats 0 and 2``, ``dealer 1`` in players' words: ``South``."""
         def seats(match: re.Match) -> str:
             numbers = [int(n) for n in re.findall(r"\d", match.group(2))]
             if any(n >= self.n for n in numbers):
@@ -231,11 +240,14 @@ class Notation:
             if len(numbers) == 1:
                 return last
             return f"{words} {joiner} {last}" if joiner else f"{words}, {last}"
+        text = re.sub(r"\b([Ss]eats?) (\d(?:, \d)*(?:,? (and|or) \d)?)\b", seats, text)
+        return re.sub(r"\b(dealer|Dealer) (\d)\b",
+                      lambda m: f"{m.group(1)} {self.seat(int(m.group(2)))}" if int(m.group(2)) < self.n else m.group(0), text)
+
+    def _prose_part(self, text: str, trump: str | None) -> str:
         text = re.sub(r"\bscore index (\d)\b",
                       lambda m: self.unit(int(m.group(1))) if int(m.group(1)) < len(self.units) else m.group(0), text)
-        if self.names:
-            text = re.sub(r"\b([Ss]eats?) (\d(?:, \d)*(?:,? (and|or) \d)?)\b", seats, text)
-            text = re.sub(r"\b(dealer|Dealer) (\d)\b", lambda m: f"{m.group(1)} {self.seat(int(m.group(2)))}", text)
+        text = self._seat_words(text)
         pack = set(self.bids)
 
         def bid(match: re.Match) -> str:

@@ -394,7 +394,7 @@ class VariantPage:
         sides = {"maker-against-rest": f"in each hand {w.maker} plays against all the others",
                  "maker-and-called": f"in each hand {w.maker} and a called partner play against the rest",
                  "each-alone": "each plays for himself"}.get(players.get("sides"), "")
-        names = f" ({join([w.seat(s) for s in range(n)])})" if w.names else ""
+        names = f" ({join([w.seat(s) for s in range(n)])})" if players.get("names") else ""
         return f"{number_word(n).capitalize()}{names}, each keeping his own score; {sides}."
 
     def scoring_summary(self) -> str:

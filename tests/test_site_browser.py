@@ -146,4 +146,67 @@ def test_search_and_viewer_work_from_disk(built_site, driver):
     viewer = seen["evaluated"]
     assert viewer["ready"], "the step-through viewer did not start"
     assert viewer["steps"] >= 20 and viewer["legal"] >= 1
-    assert viewer["text"].startswith("The hand is over")
+    assert "The hand is over" in viewer["text"]
+
+
+# Every viewer of the page, stepped through with its Next button as a reader does: at each
+# frame, the tricks and the score each side is shown with (read from the page, not the data).
+VIEWERS = """(() => {
+  const out = [];
+  for (const viewer of document.querySelectorAll(".es-viewer")) {
+    if (!viewer.classList.contains("es-viewer-ready")) { out.push({case: viewer.dataset.case, ready: false}); continue; }
+    const next = viewer.querySelector(".es-v-next");
+    const read = () => ({
+      won: [...viewer.querySelectorAll(".es-v-won")].map((n) => Number(n.textContent)),
+      scores: [...viewer.querySelectorAll(".es-v-score")].map((n) => n.textContent === "" ? null : Number(n.textContent)),
+      text: viewer.querySelector(".es-v-text").textContent,
+      table: viewer.querySelector(".es-v-table").textContent,
+    });
+    const frames = [read()];
+    while (!next.disabled && frames.length < 400) { next.click(); frames.push(read()); }
+    out.push({case: viewer.dataset.case, hand: Number(viewer.dataset.hand), ready: true, frames});
+  }
+  return out;
+})()"""
+
+
+def test_every_viewer_shows_the_cases_figures_at_every_step(built_site, driver):
+    """Each variant page opened from disk; each viewer clicked through to its end; the tricks
+    and scores drawn at every step are those the case expects (tests/test_site_viewer.py's
+    expected_tally, from the case's own trick_winner, tricks_won and scores)."""
+    from reference_impl.catalog import variant_ids
+    from rules_site.corpus import load_site_cases, replay
+    from rules_site.notation import Notation
+    from test_site_viewer import expected_tally
+
+    pages = [f"variants/{v}.html" for v in variant_ids()]
+    seen = run_browser({"base": built_site.as_uri() + "/", "pages": pages, "widths": [390],
+                        "evaluate": {p: VIEWERS for p in pages}, "concurrency": 2})
+    cases = {c.id: c for c in load_site_cases()}
+    faults, frames_checked = [], 0
+    for page in pages:
+        found = seen[page]["390"]
+        assert "failed" not in found and not found["errors"], f"{page}: {found.get('failed') or found['errors']}"
+        for viewer in found["evaluated"]:
+            assert viewer["ready"], f"{page}: the viewer of {viewer['case']} did not start"
+            case = cases[viewer["case"]]
+            rep = replay(case)
+            words = Notation(rep.table)
+            number = viewer["hand"]
+            hand_spec, hand = case.hands[number - 1], rep.hands[number - 1]
+            start = case.setup.get("scores") if number == 1 else (case.hands[number - 2].get("expect") or {}).get("scores")
+            expected = expected_tally(hand_spec, words, start, len((hand.end or {}).get("tricks") or []))
+            if len(expected) != len(viewer["frames"]):
+                faults.append(f"{page} {case.id}: {len(viewer['frames'])} frames shown, {len(expected)} expected")
+                continue
+            for index, ((won, scores), shown) in enumerate(zip(expected, viewer["frames"])):
+                where = f"{page} {case.id} hand {number} " + ("the deal" if not index else f"step {index}")
+                if won is not None and shown["won"] != won:
+                    faults.append(f"{where}: tricks shown {shown['won']}, the case gives {won}")
+                if scores is not None and shown["scores"] != scores:
+                    faults.append(f"{where}: scores shown {shown['scores']}, the case gives {scores}")
+                frames_checked += 1
+            if (hand_spec.get("expect") or {}).get("hand_points") and "The hand is over" not in viewer["frames"][-1]["text"]:
+                faults.append(f"{page} {case.id}: the last step does not say the hand is over")
+    assert frames_checked > 500
+    assert not faults, f"{len(faults)} wrong steps, e.g.\n" + "\n".join(faults[:12])

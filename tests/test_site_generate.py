@@ -99,22 +99,24 @@ def test_the_page_opens_with_the_object_and_a_summary(site):
 
 
 def test_players_notation(site):
-    """Cards and bids as players write them, seats by name next to their numbers, scores by side."""
+    """Cards and bids as players write them, seats by name (never by the protocol's number), scores by side."""
     euchre = Notation(resolve("euchre").table)
-    assert euchre.seat(2) == "South (2)" and euchre.unit(1) == "East–West"
+    assert euchre.seat(2) == "South" and euchre.unit(1) == "East–West"
     assert "10♥" in card_html("TH") and "es-red" in card_html("TH")
     assert 'aria-label="jack of hearts"' in card_html("JH")
     assert "es-red" in suit_html("D") and "♦" in suit_html("D")
     five = Notation(resolve("five-hundred").table)
     assert five.bid_text("6H") == "6♥" and five.bid_text("7NT") == "7 NT" and five.bid_text("10S") == "10♠"
     assert five.benny == "the joker"
-    assert five.seat(1) == "Seat 1" and five.unit(2) == "Seat 2"
+    assert five.seat(1) == "Player 2" and five.unit(2) == "Player 3"
     prose = euchre.prose_html("seat 1 holds the TC and must follow; seats 0 and 2 sit out")
-    assert "East (1) holds the" in prose and "10♣" in prose and "North (0) and South (2)" in prose
+    assert "East holds the" in prose and "10♣" in prose and "North and South sit out" in prose
     assert "TC" not in re.sub(r"<[^>]+>", "", prose)
     assert five.prose_text("bid 7NT over 6H") == "bid 7 NT over 6♥"
     named = dict(resolve("two-hand").table)
-    assert Notation(named).seat(0) == "South (0)"               # players.names
+    assert Notation(named).seat(0) == "South"                   # players.names
+    six = Notation(resolve("six-hand").table)
+    assert six.unit(0) == "Player 1, Player 3 and Player 5"      # terms.team says "seats 0, 2 and 4"
     for variant in variant_ids():
         page = site.pages[f"variants/{variant}.md"]
         assert "score index" not in page and "partner-sits-out" not in page
@@ -194,8 +196,9 @@ def test_worked_example_tells_each_trick_by_seat():
     assert "es-win" in table and "es-led" in table
     assert "**Result.**" in text or "stops here" in text
     data = viewer_data(case, rep.hands[0], rep.table)
-    assert len(data["steps"]) == len(case.hands[0]["steps"]) and data["seats"][0] == "North (0)"
-    assert all("legal" in s["before"] for s in data["steps"])
+    accepted = [s for s in case.hands[0]["steps"] if not s.get("reject")]
+    assert len(data["frames"]) == len(accepted) + 1 and data["seats"][0] == "North"
+    assert all("legal" in f for f in data["frames"])
 
 
 def test_refused_moves_are_set_apart():
