@@ -21,14 +21,17 @@ from reference_impl.catalog import load_schema
 from reference_impl.schemas import validator
 
 from .cases import Case
+from .cited_clause import ClauseTracer, Point
 from .clip import clip, clip_text
-from .engine_process import EngineFailure, EngineProcess
+from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
 FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
 # Error categories about the rules: refusing a legal action for one of these is a rules failure.
 RULE_CATEGORIES = frozenset({"illegal_action", "out_of_turn", "wrong_phase", "bad_deal"})
 SET_FIELDS = frozenset({"legal", "sitting_out"})
+# Fields of the observation (and a step's trick winner) whose clause is traced in the reference.
+TRACED_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) | {"trick_winner"}
 REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state-reply", "deal": "state-reply",
                  "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply",
                  "perft": "perft-reply"}
@@ -51,6 +54,8 @@ class Failure:
     seat: int | None = None
     action: str | None = None
     clause: dict[str, Any] | None = None
+    # the case's own clauses, kept as context beside the cited one (which the trace chose)
+    case_clauses: list[str] | None = None
 
     def __post_init__(self) -> None:
         # Made after every comparison: what is kept of the engine's values is bounded.
@@ -71,6 +76,9 @@ class Failure:
         if self.clause:
             source = self.clause.get("source_title") or self.clause.get("source")
             text += f"\n    rule {self.clause['id']} ({self.clause.get('title', '')}), source: {source}"
+        others = [c for c in self.case_clauses or [] if not self.clause or c != self.clause.get("id")]
+        if others:
+            text += f"\n    the case is about: {', '.join(others)}"
         return text
 
 
@@ -83,6 +91,8 @@ class CaseResult:
     stderr: str | None = None
     engine_starts: int = 0
     detail: str | None = None
+    left_processes: int = 0          # processes the engine left behind, found and killed during this case
+    hit_case_timeout: bool = False   # the case was ended by its budget (--case-timeout)
 
     def __post_init__(self) -> None:
         if self.detail:
@@ -101,6 +111,10 @@ class CaseResult:
             data["detail"] = self.detail
         if self.stderr:
             data["stderr"] = self.stderr
+        if self.hit_case_timeout:
+            data["hit_case_timeout"] = True
+        if self.left_processes:
+            data["left_processes"] = self.left_processes
         return data
 
 
@@ -163,6 +177,9 @@ class Session:
         self.strict_replies = strict_replies
         self._validated: set[str] = set()
         self._clause_index: dict[str, dict[str, dict[str, Any]]] = {}
+        self._tracers: dict[str, ClauseTracer] = {}
+        self._point = Point(moment="setup")
+        self._engine_state: dict[str, Any] | None = None
         self.start_error: str | None = None
 
     def close(self) -> None:
@@ -171,7 +188,7 @@ class Session:
     # -- running one case ----------------------------------------------------------------------
     def run(self, case: Case) -> CaseResult:
         started = time.monotonic()
-        starts_before = self.engine.starts
+        starts_before, left_before, hit_budget = self.engine.starts, self.engine.left_behind, False
         self._deadline = started + self.case_timeout
         self._position: tuple[str, dict[str, Any]] = ("engine start", {})
         try:
@@ -185,9 +202,11 @@ class Session:
             outcome, failure, detail = "pass", None, None
         except CaseFailed as exc:
             outcome, failure, detail = exc.outcome, exc.failure, None
+            self._cite(case, failure)
         except EngineFailure as exc:
             where, context = self._position
             outcome, detail = exc.outcome, None
+            hit_budget = isinstance(exc, CaseTimedOut)
             failure = Failure(where=where, message=str(exc), **context)
             self.engine.kill()          # restarted fresh by the next case
         except Exception as exc:  # a reply of a shape past the (once per kind) schema check
@@ -196,7 +215,8 @@ class Session:
             failure = Failure(where=where, message=f"cannot check the engine's reply: {type(exc).__name__}: {exc}", **context)
             self.engine.kill()
         try:
-            self.engine.drain()         # the answer to an action sent ahead of a failure
+            self.engine.drain(min(self.engine.timeout, max(0.05, self._deadline - time.monotonic())))
+                                        # the answer to an action sent ahead of a failure, within the budget
         except EngineFailure:
             self.engine.kill()          # this case is already decided; the next gets a fresh engine
         expected = case.data.get("expected_failure") if isinstance(case.data, dict) else None
@@ -205,7 +225,33 @@ class Session:
         stderr = self.engine.stderr_text() or None if outcome in FAILING else None
         result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
         result.engine_starts = self.engine.starts - starts_before
+        result.left_processes = self.engine.left_behind - left_before
+        result.hit_case_timeout = hit_budget
         return result
+
+    def _cite(self, case: Case, failure: Failure) -> None:
+        """Cite the clause behind the field that differed (traced in the reference, see
+        :mod:`conformance.cited_clause`), keeping the case's clauses as context."""
+        failure.case_clauses = list(case.clauses)
+        field, actual = failure.field, failure.actual
+        refused = field is None and failure.action is not None and self._point.moment == "before" \
+            and failure.message.startswith("engine refused act")
+        if refused:                 # a legal action refused: the rule that makes it legal
+            field, actual = "legal", None
+        if field is None or field not in TRACED_FIELDS or case.table is None:
+            return
+        try:
+            tracer = self._tracers.get(case.table.sha256)
+            if tracer is None:
+                tracer = self._tracers[case.table.sha256] = ClauseTracer(case)
+            if refused:
+                legal = tracer.replay(case, self._point).state.legal_actions()
+                actual = [a for a in legal if a != failure.action]
+            cited = tracer.cite(case, self._point, field, self._engine_state, actual)
+        except Exception:           # a case the trace cannot replay keeps the clause its step names
+            return
+        if cited:
+            failure.clause = self._clause(case, cited)
 
     def _clause(self, case: Case, clause_id: str | None = None) -> dict[str, Any] | None:
         """The clause a failure cites, with its source (looked up in a per-table index, since
@@ -221,9 +267,7 @@ class Session:
         """Send a request that must succeed; an error reply ends the case. ``then``: the
         request that comes next if this one's reply is right (see EngineProcess.request)."""
         self._position = (where, context)
-        if time.monotonic() > self._deadline:
-            raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s")
-        reply = self.engine.request(message, then=then)
+        reply = self._ask(message, then)
         kind = message["type"]
         if not reply.get("ok"):
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
@@ -237,6 +281,22 @@ class Session:
             raise CaseFailed(Failure(where=where, message=text, clause=clause or self._clause(case), **context), outcome)
         self._check_reply(kind, reply, where)
         return reply
+
+    def _ask(self, message: dict[str, Any], then: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One request, waited for no longer than the per-reply timeout nor than what is left
+        of the case's budget: a case ends when its budget is spent, not at the next request
+        nor after a reply in flight (so a case takes at most --case-timeout, and a run of C
+        cases at most about C times that, plus each engine start)."""
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s")
+        limit = min(self.engine.timeout, left)
+        try:
+            return self.engine.request(message, timeout=limit, then=then)
+        except EngineTimedOut as exc:
+            if limit < self.engine.timeout:
+                raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s ({exc})") from None
+            raise
 
     def _check_reply(self, kind: str, reply: dict[str, Any], where: str) -> None:
         schema = REPLY_SCHEMAS.get(kind)
@@ -273,6 +333,7 @@ class Session:
         if "scores" in setup:
             message["scores"] = setup["scores"]
         state = self._request(case, message, where="new game")["state"]
+        self._at(Point(moment="setup"), state)
         self._expect(case, setup.get("expect"), state, None, "new game")
         for h, hand in enumerate(case.hands, 1):
             deal = {"type": "deal", **hand["deal"]}
@@ -280,14 +341,21 @@ class Session:
                 self._refused(case, deal, hand["deal_reject"], state, f"hand {h} deal", self._clause(case), hand=h)
                 continue
             state = self._request(case, deal, where=f"hand {h} deal", hand=h)["state"]
+            self._at(Point(h, moment="deal"), state)
             self._expect(case, hand.get("after_deal"), state, None, f"hand {h} after the deal", hand=h)
             steps = hand["steps"]
             for s, step in enumerate(steps, 1):
                 state = self._step(case, h, s, step, state, steps[s] if s < len(steps) else None)
+            self._at(Point(h, moment="end"), state)
             self._expect(case, hand.get("expect"), state, None, f"hand {h} end", hand=h)
             for count in hand.get("perft") or []:
                 self._perft(case, h, count)
+        self._at(Point(moment="case-end"), state)
         self._expect(case, case.expect, state, None, "end of case")
+
+    def _at(self, point: Point, engine_state: dict[str, Any]) -> None:
+        """Where the next comparison is made, and the engine's state there (for the trace)."""
+        self._point, self._engine_state = point, engine_state
 
     def _perft(self, case: Case, h: int, count: dict[str, Any]) -> None:
         where = f"hand {h} perft depth {count['depth']}"
@@ -316,6 +384,7 @@ class Session:
             self._refused(case, {"type": "act", "seat": seat, "action": action}, step["reject"], state, where, clause,
                           **context)
             return state
+        self._at(Point(h, s, "before"), state)
         if state.get("to_act") != seat:
             raise CaseFailed(Failure(where=where, message=f"seat {seat} should be to act", field="to_act",
                                      expected=seat, actual=state.get("to_act"), clause=clause, **context))
@@ -331,6 +400,7 @@ class Session:
                               clause=clause, then=then, **context)["state"]
         finished = _completed_tricks(after)
         trick_winner = finished[-1]["winner"] if len(finished) > len(done_before) else None
+        self._at(Point(h, s, "after"), after)
         self._expect(case, step.get("expect"), after, trick_winner, where, clause=clause, **context)
         if "view" in step:
             view = step["view"]
@@ -344,7 +414,7 @@ class Session:
         """Send a request the engine must refuse with ``category``, then check that a
         ``state`` request shows nothing changed."""
         self._position = (where, context)
-        reply = self.engine.request(message)
+        reply = self._ask(message)
         kind = message["type"]
         if reply.get("ok"):
             raise CaseFailed(Failure(where=where, message=f"engine accepted a {kind} it must refuse ({category})",

@@ -51,7 +51,9 @@ def test_reports_in_three_formats(corpus, tmp_path):
     failing = next(line for line in lines if line.get("id") == "gamma-fail")
     failure = failing["failure"]
     assert failure["field"] == "next_dealer" and failure["expected"] == 2 and failure["actual"] == 1
-    assert failure["clause"]["id"] == "made" and "seed document 001" in failure["clause"]["source_title"]
+    # the clause behind next_dealer (the deal passes to the left: game-target), the case's own as context
+    assert failure["clause"]["id"] == "game-target" and "seed document 001" in failure["clause"]["source_title"]
+    assert failure["case_clauses"][0] == "made"
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite.get("tests") == "3" and suite.get("failures") == "1"
     assert [c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None] == ["gamma-fail"]

@@ -1,0 +1,419 @@
+"""The rule an engine broke: the clause behind the field that differed, at that step.
+
+A case lists the clauses it is about, but its first one (its headline) is rarely the rule a
+failing engine broke: a bug in the left bower shows up as wrong points at the end of a
+hand whose case is about the dealer's pick-up. So when a comparison fails, the case is
+replayed in the reference interpreter up to that point while a **trace** records, for every
+observable field, the clauses that produced its value: the step that consumed each action
+(its own clause, or the clause of an option that patched that step), the scoring row that
+scored the hand, the game's end, the deal, and for the play the ranking and follow rules
+that decided each legal card and each trick. Then the engine's own state at that point is
+compared with the reference's, upstream first: a hand's points follow from its tricks, so
+when the engine's tricks already differ the broken rule is the one that decided the first
+trick it got wrong (a bower, the trump order, the plain order, the trick rule), not the
+scoring row.
+
+The table links most clauses to what they govern by data (a step's ``clause`` or id, a row's
+id, an option's patched paths and its clauses). Ranking and the play have no such link, so
+the mechanisms of the interpreter that decide a card's suit and power name their conventional
+anchors (``MECHANISMS``); only anchors the table has are ever cited, with an option's clause
+standing in for the one it ``replaces``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from reference_impl.options import choice_for
+from reference_impl.rules import Deal, Rules
+from reference_impl.state import PLAY_PHASE, State, new_game
+
+from .cases import Case
+
+# The interpreter's mechanisms without a data link to a clause, and the anchors that state them.
+MECHANISMS: dict[str, tuple[str, ...]] = {
+    "left-bower": ("left-bower-is-trump", "rank-trump"),
+    "benny": ("benny", "joker-is-trump", "rank-trump"),
+    "master": ("joker-is-trump", "no-trump-ranking", "joker-led-at-no-trumps", "joker-any-time"),
+    "trump-order": ("rank-trump",),
+    "no-trump-order": ("no-trump-ranking", "rank-plain"),
+    "plain-order": ("rank-plain",),
+    "trick": ("trick-winner",),
+    "follow": ("follow-suit",),
+    "lone-lead": ("lone-lead",),
+    "game-end": ("game-target", "one-hand-per-game", "fixed-deals"),
+    "first-dealer": ("first-dealer",),
+    "deal": ("deal", "upcard"),
+    # the fields of a bidding step that make one token legal or not
+    "turned-down": ("turned-down-suit",),
+    "stuck": ("stick-the-dealer",),
+    "no-trump": ("no-trump-call",),
+}
+TURN_FIELDS = ("to_act", "legal", "phase")
+# Upstream first: what a later field's value is computed from.
+UPSTREAM = ("trump", "maker", "contract", "alone", "defender_alone", "sitting_out", "tricks", "tricks_won",
+            "scoring_row", "hand_points", "scores", "game_over")
+DOWNSTREAM_OF_TRICKS = frozenset({"tricks", "tricks_won", "scoring_row", "hand_points", "scores", "counters",
+                                  "game_over", "winner", "to_act", "next_dealer"})
+
+
+@dataclass
+class Point:
+    """Where a comparison failed: the setup (hand None), a hand's deal, a step (before or
+    after its action), a hand's end, or the end of the case."""
+
+    hand: int | None = None
+    step: int | None = None
+    moment: str = "after"            # "setup", "deal", "before", "after", "end", "case-end"
+
+
+@dataclass
+class Trace:
+    state: State
+    provenance: dict[str, list[str]] = field(default_factory=dict)   # field -> clause candidates, most specific first
+
+
+class ClauseTracer:
+    """Replays cases of one resolved table and says which clause a differing field traces to."""
+
+    def __init__(self, case: Case):
+        self.rules = Rules(case.table)
+        table = case.table.table
+        clauses = table.get("clauses") or []
+        self.anchors = {c["id"] for c in clauses}
+        self.replaced = {c["replaces"]: c["id"] for c in clauses if c.get("replaces")}
+        self.topics = {c["id"]: c.get("topic") for c in clauses}
+        self.patched = _patched_paths(table, case.table.selected)
+
+    # -- the clauses of the table's parts ---------------------------------------------------------
+    def existing(self, candidates: Iterable[str]) -> list[str]:
+        found = []
+        for candidate in candidates:
+            candidate = self.replaced.get(candidate, candidate)
+            if candidate in self.anchors and candidate not in found:
+                found.append(candidate)
+        return found
+
+    def _option_clauses(self, prefix: str) -> list[str]:
+        return [c for path, ids in self.patched for c in ids if path == prefix or path.startswith(prefix + ".")]
+
+    def step_clauses(self, step: Any, part: str | None = None) -> list[str]:
+        """The clauses of a hand's step: an option's that put it there (or, with ``part``,
+        that patched that field of it), then the step's own."""
+        if step is None or not step.id:
+            return []
+        own = [c for path, ids in self.patched for c in ids if path == f"hand.{step.id}"]
+        if part:
+            own = [c for path, ids in self.patched for c in ids if path == f"hand.{step.id}.{part}"] \
+                + list(MECHANISMS.get(part, ())) + own
+        return self.existing([*own, *([step.clause] if step.clause else []), step.id])
+
+    def row_clauses(self, row: str | None) -> list[str]:
+        return self.existing([*self._option_clauses(f"scoring.rows.{row}"), row]) if row else []
+
+    def game_clauses(self) -> list[str]:
+        return self.existing([*self._option_clauses("game.target"), *MECHANISMS["game-end"][:1],
+                              *self._option_clauses("game"), *MECHANISMS["game-end"][1:]]) or \
+            [c for c in self.anchors if self.topics.get(c) == "game" and not c.startswith("first-dealer")][:1]
+
+    def mechanism(self, name: str) -> list[str]:
+        prefix = {"benny": "ranking.benny", "left-bower": "ranking.bowers", "first-dealer": "game.first-dealer",
+                  "deal": "deal"}.get(name)
+        return self.existing([*(self._option_clauses(prefix) if prefix else []), *MECHANISMS[name]])
+
+    # -- replay with a trace ------------------------------------------------------------------------
+    def replay(self, case: Case, point: Point) -> Trace:
+        setup = case.setup
+        if "dealer" in setup:
+            state = new_game(self.rules, setup["dealer"], scores=setup.get("scores"))
+        else:
+            first = setup["first_dealer"]
+            state = new_game(self.rules, first_dealer_cards=first["cards"].split() if isinstance(first["cards"], str)
+                             else first["cards"], start_seat=first.get("start", 0), scores=setup.get("scores"))
+        trace = Trace(state)
+        trace.provenance["dealer"] = self.mechanism("first-dealer")
+        if point.moment == "setup":
+            return trace
+        for h, hand in enumerate(case.hands, 1):
+            if "deal_reject" in hand:
+                continue
+            before = state.observation()
+            deal = hand["deal"]
+            if "deck" in deal:
+                state.deal(self.rules.deal_from_order(deal["deck"], state.dealer))
+            else:
+                state.deal(Deal(tuple(deal["hands"]), deal.get("upcard"), tuple(deal.get("widow", ())),
+                                tuple(deal.get("kitty", ()))))
+            self._record(trace, before, None, 0)
+            if h == point.hand and point.moment == "deal":
+                return trace
+            for s, step in enumerate(hand["steps"], 1):
+                if h == point.hand and s == point.step and point.moment == "before":
+                    return trace
+                if "reject" in step:
+                    continue
+                before, consuming, events = state.observation(), state.step, len(state.events)
+                state.apply(step["action"], step["seat"])
+                self._record(trace, before, consuming, events)
+                if h == point.hand and s == point.step:
+                    return trace
+            if h == point.hand:
+                return trace
+        return trace
+
+    def _record(self, trace: Trace, before: dict[str, Any], consuming: Any, events_from: int) -> None:
+        """Give each field the action (or deal) changed the clauses that changed it."""
+        state = trace.state
+        after = state.observation()
+        changed = [k for k in after if after.get(k) != before.get(k)]
+        new_events = state.events[events_from:] if consuming is not None else []
+        cause = self.step_clauses(consuming) if consuming is not None else self.mechanism("deal")
+        for key in changed:
+            trace.provenance[key] = cause
+        scored = False
+        for event in new_events:
+            kind = event[0]
+            if kind == "trick":
+                for key in ("tricks", "tricks_won"):
+                    trace.provenance[key] = self.mechanism("trick")
+            elif kind == "score":
+                scored = True
+                for key in ("hand_points", "scores", "scoring_row", "counters"):
+                    trace.provenance[key] = self.row_clauses(event[1])
+            elif kind == "counters":
+                trace.provenance["counters"] = self.existing(c for path, ids in self.patched if path.startswith("counters")
+                                                             for c in ids) or trace.provenance.get("counters", [])
+            elif kind == "game-over":
+                for key in ("game_over", "winner"):
+                    trace.provenance[key] = self.game_clauses()
+            elif kind == "throw-in":
+                for key in ("next_dealer", "dealer", "hand_number", "hand_points", "scoring_row"):
+                    trace.provenance[key] = cause
+        waiting = self.step_clauses(state.step) if state.step is not None and state.step.id else []
+        if scored:                          # a scored hand: whether the game goes on, and who deals next
+            waiting = self.game_clauses()
+            trace.provenance["next_dealer"] = waiting
+        for key in TURN_FIELDS:
+            if key in changed or waiting:
+                trace.provenance[key] = waiting or cause
+
+    # -- what the engine got wrong ------------------------------------------------------------------
+    def cite(self, case: Case, point: Point, field_name: str, engine: dict[str, Any] | None,
+             actual: Any = None) -> str | None:
+        """The clause behind ``field_name`` at ``point``, given the engine's state there
+        (``engine``; None when the reply had none) and its value of the field."""
+        trace = self.replay(case, point)
+        state = trace.state
+        engine = engine if isinstance(engine, dict) else {}
+        if field_name == "trick_winner":
+            if state.tricks and isinstance(actual, int):
+                return self._first(self._trick(state, state.tricks[-1], actual))
+        upstream = self._upstream(trace, field_name, engine)
+        if upstream:
+            return upstream
+        if field_name == "legal" and state.phase == PLAY_PHASE:
+            return self._first(self._play_legal(state, actual if isinstance(actual, list) else engine.get("legal")))
+        if field_name in TURN_FIELDS and state.phase == PLAY_PHASE:
+            return self._first(self._play_turn(state))
+        if field_name == "legal" and state.step is not None and state.step.id:
+            return self._first(self._step_legal(state, actual if isinstance(actual, list) else engine.get("legal"))
+                               or trace.provenance.get(field_name, []))
+        return self._first(trace.provenance.get(field_name, []))
+
+    def _first(self, candidates: list[str]) -> str | None:
+        return candidates[0] if candidates else None
+
+    def _upstream(self, trace: Trace, field_name: str, engine: dict[str, Any]) -> str | None:
+        """The clause of the first field upstream of ``field_name`` where the engine
+        already differs from the reference (a trick first of all)."""
+        reference = trace.state.observation()
+        order = UPSTREAM[:UPSTREAM.index(field_name)] if field_name in UPSTREAM else UPSTREAM
+        for key in order:
+            if key not in engine or key == field_name:
+                continue
+            if key == "tricks":
+                if field_name in DOWNSTREAM_OF_TRICKS or field_name == "legal":
+                    found = self._first_wrong_trick(trace.state, engine.get("tricks"))
+                    if found:
+                        return found
+                continue
+            if key in ("tricks_won",) and field_name not in DOWNSTREAM_OF_TRICKS:
+                continue
+            if _differs(key, reference.get(key), engine.get(key)):
+                found = self._first(trace.provenance.get(key) or (self.game_clauses() if key == "game_over" else []))
+                if found:
+                    return found
+        return None
+
+    def _first_wrong_trick(self, state: State, tricks: Any) -> str | None:
+        if not isinstance(tricks, list):
+            return None
+        names = self.rules.card_index
+        for mine, theirs in zip(state.tricks, tricks):
+            if not isinstance(theirs, dict):
+                return None
+            winner = theirs.get("winner")
+            if winner is not None and winner != mine[2]:
+                return self._first(self._trick(state, mine, winner if isinstance(winner, int) else None))
+            cards = theirs.get("cards")
+            if isinstance(cards, list) and [[s, self.rules.card_names[c]] for s, c in mine[1]] != cards:
+                return None            # not the same cards: nothing to trace
+        del names
+        return None
+
+    # -- the play: which card is legal, who wins a trick, who leads ------------------------------------
+    def _special(self, state: State, card: int) -> str | None:
+        r, trump = self.rules, state.trump
+        if card < 0 or trump < 0:
+            return None
+        if card == r.benny and trump < r.NT:
+            return "benny"
+        if trump >= r.NT and card == r.master:
+            return "master"
+        if trump < r.NT and r.eff[trump][card] == trump and r.printed_suit[card] != trump:
+            return "left-bower"
+        return None
+
+    def _play_legal(self, state: State, engine_legal: Any) -> list[str]:
+        r = self.rules
+        mine = set(state.legal_actions())
+        theirs = set(engine_legal) if isinstance(engine_legal, list) and all(isinstance(a, str) for a in engine_legal) else set()
+        differing = [a.partition(":")[2] for a in sorted(mine ^ theirs) if a.startswith("play:")]
+        found: list[str] = []
+        if state.trick and theirs:
+            # a special card (a bower, the Benny) read as a plain card of its printed suit, when
+            # led or when held: the engine's set is what that reading gives
+            held = [c for c in range(r.n_cards) if state.hands[state.to_act] >> c & 1]
+            led_card = state.trick[0][1]
+            for special in {self._special(state, c) for c in [led_card, *held]} - {None}:
+                for as_led, as_held in ((True, False), (False, True), (True, True)):
+                    if self._follow_reading(state, held, special, as_led, as_held) == theirs:
+                        found += self.mechanism(special)
+        if not state.trick and any(self._special(state, r.card_index.get(n, -1)) for n in differing):
+            found += [c for n in differing for c in self.mechanism(self._special(state, r.card_index.get(n, -1)) or "follow")]
+        if state.trick:
+            found += self.mechanism("follow")
+        else:
+            found += self._play_turn(state) + self.mechanism("follow")
+        return self.existing(found)
+
+    def _follow_reading(self, state: State, held: list[int], special: str, as_led: bool, as_held: bool) -> set[str]:
+        """The legal plays if the ``special`` cards followed their printed suit (when led,
+        when held, or both)."""
+        r = self.rules
+
+        def suit(card: int, plain: bool) -> int:
+            return r.printed_suit[card] if plain and self._special(state, card) == special else r.eff[state.trump][card]
+
+        led = suit(state.trick[0][1], as_led)
+        follow = [c for c in held if suit(c, as_held) == led]
+        return {f"play:{r.card_names[c]}" for c in (follow or held)}
+
+    def _step_legal(self, state: State, engine_legal: Any) -> list[str]:
+        """A decision's legal tokens: each differing token traced to the field of the step
+        that allows or forbids it (the turned-down suit, a stuck dealer's pass, no-trumps)."""
+        r, step = self.rules, state.step
+        mine = set(state.legal_actions())
+        theirs = set(engine_legal) if isinstance(engine_legal, list) and all(isinstance(a, str) for a in engine_legal) else set()
+        found: list[str] = []
+        turned = f"call:{r.suits[state.turned_down]}" if state.turned_down >= 0 else None
+        for token in sorted(mine ^ theirs):
+            part = None
+            if token == turned:
+                part = "turned-down"
+            elif token == "pass" and step.stuck(state) == state.to_act:
+                part = "stuck"
+            elif token in ("call:NT", "call:NL"):
+                part = "no-trump"
+            found += self.step_clauses(step, part) if part else []
+        return self.existing(found + self.step_clauses(step))
+
+    def _play_turn(self, state: State) -> list[str]:
+        if state.trick:                                  # mid-trick: play goes clockwise among those in the hand
+            return self.step_clauses(state.step) + self.mechanism("follow")
+        if state.tricks:                                 # the winner of a trick leads to the next
+            return self.mechanism("trick")
+        lone = self.mechanism("lone-lead") if state.alone else []
+        return self.existing([*lone, *self.step_clauses(state.step)])
+
+    def _trick_reading(self, state: State, cards: tuple, special: str) -> int:
+        """The trick's winner if the ``special`` cards were plain cards of their printed suit."""
+        r, trump = self.rules, state.trump
+
+        def suit(card: int) -> int:
+            return r.printed_suit[card] if self._special(state, card) == special else r.eff[trump][card]
+
+        led = suit(cards[0][1])
+
+        def power(card: int) -> int:
+            if self._special(state, card) == special:
+                # its power as a plain card: as it ranks when nothing is trumps
+                return r.power[r.NT][led][card] if suit(card) == led else 0
+            if trump < r.NT and r.eff[trump][card] == trump:
+                return r.power[trump][led][card] if led >= 0 else 0
+            return r.power[trump][led][card] if led >= 0 and r.eff[trump][card] == led else 0
+
+        return _winner_by(power, cards)
+
+    def _trick(self, state: State, trick: tuple, engine_winner: int | None) -> list[str]:
+        """Why the reference's winner of ``trick`` beats the card the engine's winner played."""
+        r = self.rules
+        _, cards, winner = trick
+        played = dict(cards)
+        mine = played.get(winner, -1)
+        theirs = played.get(engine_winner, -1) if engine_winner is not None else -1
+        trump = state.trump
+        led = r.eff[trump][cards[0][1]] if cards else -1
+        found: list[str] = []
+        for special in {self._special(state, card) for card in played.values()} - {None}:
+            if engine_winner is not None and self._trick_reading(state, cards, special) == engine_winner:
+                found += self.mechanism(special)
+        if mine >= 0 and theirs >= 0:
+            mine_trump = trump < r.NT and r.eff[trump][mine] == trump
+            theirs_trump = trump < r.NT and r.eff[trump][theirs] == trump
+            if mine_trump and theirs_trump:
+                found += self.mechanism("trump-order")
+            elif not mine_trump and not theirs_trump and r.eff[trump][mine] == led == r.eff[trump][theirs]:
+                found += self.mechanism("no-trump-order" if trump >= r.NT else "plain-order")
+        return self.existing(found + list(self.mechanism("trick")))
+
+
+def _winner_by(power: Any, cards: tuple) -> int:
+    best, winner = -1, -1
+    for seat, card in cards:
+        if power(card) > best:
+            best, winner = power(card), seat
+    return winner
+
+
+def _differs(key: str, expected: Any, actual: Any) -> bool:
+    if isinstance(expected, list) and isinstance(actual, list) and key == "sitting_out":
+        return sorted(expected) != sorted(actual)
+    return expected != actual
+
+
+def _patched_paths(table: dict[str, Any], selected: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """For each option value in force: the table paths its patch touches, with its clauses."""
+    found = []
+    for key, value in selected.items():
+        option = (table.get("options") or {}).get(key)
+        if option is None or (value == option.get("default") and type(value) is type(option.get("default"))):
+            continue                    # a default's rules are the table's own
+        try:
+            patch = choice_for(key, option, value).patch
+        except (KeyError, StopIteration):
+            continue
+        clauses = [c["id"] for c in patch.get("clauses") or []]
+        if not clauses:
+            continue
+        paths = list((patch.get("sets") or {}).keys())
+        paths += [p for p in patch.get("remove") or [] if isinstance(p, str)]
+        for entry in (patch.get("insert") or []) + (patch.get("move") or []):
+            if isinstance(entry, dict):
+                paths += [v for k, v in entry.items() if k in ("into", "item") and isinstance(v, str)]
+                paths += [f"{entry.get('into')}.{item['id']}" for item in entry.get("items") or []
+                          if isinstance(item, dict) and "id" in item]
+        for path in paths:
+            found.append((path, clauses))
+    return found

@@ -1,0 +1,64 @@
+"""A failure cites the rule the engine broke (traced in the reference, conformance/cited_clause.py),
+not the case's headline clause: bugs of several kinds are planted in engines (the reference with
+one rule changed) and each failure on a field must cite the clause of that rule."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conformance.cases import load_cases, load_corpus_meta
+from conformance.check import run_cases
+from conformance.runner import TRACED_FIELDS
+
+HERE = Path(__file__).resolve().parent
+
+# engine (a mutant of the package, or a planted-bug file here) -> the clause it breaks
+PLANTED = {
+    str(HERE / "planted_bugs" / "left_bower_plain.py"): "left-bower-is-trump",   # the left bower a plain card
+    "left-bower-not-trump-when-following": "left-bower-is-trump",
+    "march-scored-one": "march",                                                # scoring
+    "euchre-scored-one": "euchre",
+    "dealer-does-not-pick-up": "dealer-pickup",
+    "reneging-allowed": "follow-suit",
+    "lone-lead-ignored": "lone-lead",
+    "turned-down-suit-callable": "turned-down-suit",
+    "stuck-dealer-may-pass": "stick-the-dealer",                               # an option's clause
+    "game-target-off-by-one": "game-target",
+    "bowers-swapped": "rank-trump",
+}
+
+
+@pytest.fixture(scope="module")
+def euchre_cases():
+    cases, _ = load_cases(tags=load_corpus_meta().tags)
+    # perft counts have no field to trace: a count is the sum of every rule
+    return [c for c in cases if c.variant == "euchre" and "perft" not in c.tags]
+
+
+@pytest.mark.parametrize("engine,clause", sorted(PLANTED.items()), ids=lambda v: Path(v).stem if "/" in v else v)
+def test_each_failure_cites_the_broken_rule(euchre_cases, engine, clause):
+    argv = [sys.executable, "-m", "conformance.mutants", engine]
+    failures = [r for r in run_cases(euchre_cases, argv, jobs=1) if r.outcome == "fail"]
+    traced = [r for r in failures if r.failure.field in TRACED_FIELDS or r.failure.field is None and r.failure.action]
+    assert traced, f"the planted bug made no case fail on a field ({len(failures)} failures)"
+    cited = Counter(r.failure.clause["id"] for r in traced)
+    wrong = {r.case.id: (r.failure.field, r.failure.clause["id"], r.case.clauses) for r in traced
+             if r.failure.clause["id"] != clause}
+    # A reading can fit two rules by chance (all cards legal either way): allow one in ten.
+    assert cited[clause] >= 0.9 * len(traced), f"{cited}; wrong: {wrong}"
+    # the case's own clauses are kept beside the cited one
+    assert all(r.failure.case_clauses == r.case.clauses for r in traced)
+
+
+def test_the_cited_clause_differs_from_the_headline(euchre_cases):
+    """The point of the trace: with a left-bower bug most failing cases are not about the left bower."""
+    argv = [sys.executable, "-m", "conformance.mutants", str(HERE / "planted_bugs" / "left_bower_plain.py")]
+    failures = [r for r in run_cases(euchre_cases, argv, jobs=1) if r.outcome == "fail" and r.failure.field == "legal"]
+    headline_elsewhere = [r for r in failures if r.case.clauses[0] != "left-bower-is-trump"]
+    assert headline_elsewhere and all(r.failure.clause["id"] == "left-bower-is-trump" for r in headline_elsewhere)
+    text = headline_elsewhere[0].failure.describe()
+    assert "rule left-bower-is-trump" in text and "the case is about: " in text
