@@ -91,14 +91,10 @@ def replay_record(record: Record, path: str | Path) -> GameReplay:
 
 def case_id(path: str | Path) -> str:
     """``egn-`` and the file's name as a slug (``Six Points.egn`` -> ``egn-six-points``); a binary
-    record's (``.egnb``, ``.expanded.egnb``) is its JSON form's, as its case is the same."""
-    stem = Path(path).name.lower()
-    for suffix in (".expanded.egnb", ".egnb"):
-        if stem.endswith(suffix):
-            stem = stem[: -len(suffix)]
-            break
-    else:
-        stem = Path(stem).stem
+    record keeps its form in the id (``Six Points.egnb`` -> ``egn-six-points-egnb``), so that a
+    record and its binary form, which give the same case, can be imported side by side."""
+    name = Path(path).name.lower()
+    stem = name if name.endswith(".egnb") else Path(name).stem
     slug = re.sub(r"[^a-z0-9]+", "-", stem).strip("-") or "game"
     return f"egn-{slug}"
 
