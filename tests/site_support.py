@@ -2,6 +2,11 @@
 reads it: whichever pytest-xdist worker gets there first builds it, the others wait on a
 lock and reuse it. Import the fixture into a test module with ``from site_support import
 built_site``.
+
+The build is the project's strict-site gate, so it is run without ``-q``: with ``-q``
+mkdocs silences its warnings before strict mode counts them, and a site with 104 dead
+anchors built with exit status 0. The gate fails on a non-zero exit *and* on any WARNING
+or ERROR line in the log, whatever mkdocs' exit status says.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import html.parser
 import http.server
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -25,21 +31,55 @@ from support import shared_cache_env
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# A line of mkdocs' log that makes the gate fail: its WARNING and ERROR lines (its own and
+# its plugins' and hooks', which log through it).
+PROBLEM_LINE = re.compile(r"^\s*(?:WARNING|ERROR)\b")
+
+
+def strict_build(out: Path, home: Path, config: Path | None = None, env: dict[str, str] | None = None,
+                 timeout: int = 300) -> tuple[int, str]:
+    """Run ``mkdocs build --strict`` (never ``-q``) and return its exit status and whole log."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)]
+    if config is not None:
+        command += ["-f", str(config)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                            env={"NO_MKDOCS_2_WARNING": "1", "PATH": "", "HOME": str(home), "NO_COLOR": "1",
+                                 **shared_cache_env(), **(env or {})})
+    return result.returncode, (result.stdout or "") + (result.stderr or "")
+
+
+def build_problems(status: int, log: str) -> list[str]:
+    """What makes a strict build fail the gate: every WARNING or ERROR line of its log, or its
+    exit status when it printed none."""
+    problems: list[str] = []
+    in_problem = False
+    for line in log.splitlines():
+        if PROBLEM_LINE.search(line):
+            problems.append(line.strip())
+            in_problem = True
+        elif in_problem and line.startswith("  ") and line.strip():
+            problems[-1] += " " + line.strip()      # the list a warning goes on with (pages left out of the nav)
+        else:
+            in_problem = False
+    if status != 0 and not problems:
+        problems = [f"mkdocs exited with status {status}:", *log.strip().splitlines()[-20:]]
+    return problems
+
+
 def build(out: Path, lock_dir: Path, name: str, env: dict[str, str] | None = None, timeout: int = 300) -> Path:
     """Build the site into ``out`` unless it is built (or failed) already; fail the test on a
-    build error."""
+    build error or on any warning in the build's log."""
     with open(lock_dir / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         failure = lock_dir / f"{name}.failed"
         if not (out / "index.html").is_file() and not failure.exists():
-            result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)], cwd=ROOT,
-                                    capture_output=True, text=True, timeout=timeout,
-                                    env={"NO_MKDOCS_2_WARNING": "1", "PATH": "", "HOME": str(lock_dir), **shared_cache_env(),
-                                         **(env or {})})
-            if result.returncode != 0:
-                failure.write_text(result.stderr or result.stdout or "mkdocs failed", encoding="utf-8")
+            problems = build_problems(*strict_build(out, lock_dir, env=env, timeout=timeout))
+            if problems:
+                shutil.rmtree(out, ignore_errors=True)
+                failure.write_text("\n".join(problems), encoding="utf-8")
         if failure.exists():
-            pytest.fail("mkdocs build --strict failed:\n" + failure.read_text(encoding="utf-8")[-6000:])
+            lines = failure.read_text(encoding="utf-8").splitlines()
+            pytest.fail(f"mkdocs build --strict: {len(lines)} problem line(s):\n" + "\n".join(lines[:60]))
     return out
 
 
