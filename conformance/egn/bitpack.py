@@ -7,7 +7,8 @@ description and those files disagree, the files decide (docs/egn-records.md list
 * the pack is ordered by rank, then by suit in the order ``s h c d`` (not alphabetically),
   and a second-round call is the index among those suits without the upcard's;
 * an integer of maximum ``m`` takes as many bits as ``m`` has binary digits (the dealer of
-  a version 1 deal takes 2 bits; a card index among ``k`` cards ``bits(k - 1)``, at least 1);
+  a version 0 or 1 deal takes 2 bits, not 3; a card index among ``k`` cards ``bits(k - 1)``,
+  at least 1);
 * version 3's preserved hands are written for every seat (4 bits of count each), with no
   count of seats before them.
 
@@ -401,7 +402,8 @@ def pack_deal(deal: dict[str, Any], players: int = 4, min_rank: int = 9) -> str:
 def _card(raw: Any, cards: list[str], what: str) -> str:
     card = raw[0] + raw[1:].lower() if isinstance(raw, str) and len(raw) == 2 else raw
     if card not in cards:
-        raise PackError(f"{what} {raw!r} is not a card of the condensed form's pack ({cards[0]} to {cards[-1]})")
+        raise PackError(f"{what} {raw!r} is not a card of the condensed form's pack ({cards[0]} to {cards[-1]}; no "
+                        "joker, and no R, L or N)")
     return card
 
 
@@ -459,7 +461,7 @@ def _write_play(w: _Writer, phase: dict[str, Any], remaining: list[str], cards: 
             raise PackError(f"trick {t + 1} holds {len(trick)} card(s) where {size} are played: the condensed form "
                             "holds whole tricks only")
         for card in trick:
-            card = _card(card, cards, f"card {card!r} of trick {t + 1}")
+            card = _card(card, cards, f"trick {t + 1}: card")
             if card not in remaining:
                 raise PackError(f"trick {t + 1}: {card} was played before; the condensed form plays each card once")
             index = remaining.index(card)
