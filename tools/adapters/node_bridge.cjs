@@ -19,6 +19,9 @@
 const readline = require('readline');
 const path = require('path');
 
+// The engine's own printing goes to stderr: stdout carries the replies only.
+const reply = process.stdout.write.bind(process.stdout);
+console.log = console.info = console.debug = console.error;
 const engine = require(path.resolve(process.argv[2]));
 const kept = new Map();
 let nextRef = 1;
@@ -80,12 +83,12 @@ function answer(message) {
 const lines = readline.createInterface({input: process.stdin});
 lines.on('line', line => {
   let message = {};
-  let reply;
+  let answerLine;
   try {
     message = JSON.parse(line);
-    reply = {id: message.id, ...answer(message)};
+    answerLine = {id: message.id, ...answer(message)};
   } catch (error) {
-    reply = {id: message.id, error: String(error && error.stack || error)};
+    answerLine = {id: message.id, error: String(error && error.stack || error)};
   }
-  process.stdout.write(JSON.stringify(reply) + '\n');
+  reply(JSON.stringify(answerLine) + '\n');
 });
