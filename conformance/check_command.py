@@ -20,8 +20,9 @@ from .cases import Case, Corpus, load_cases, load_corpus_meta
 from .check import SkipList, run_cases, select
 from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file
 from .console import console, error, escape, is_terminal, plain, say, warn
-from .engine_process import engine_command, kill_all
-from .report import JsonlReport, footer, header, print_failures, summary_tables, write_junit, write_tap
+from .containment import available as contained
+from .engine_process import engine_command, kill_all, left_behind_total
+from .report import JsonlReport, footer, header, print_failures, run_notes, summary_tables, write_junit, write_tap
 from .runner import FAILING, CaseResult, Failure
 
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress
@@ -98,7 +99,11 @@ def run_check(args: argparse.Namespace) -> int:
     results: list[CaseResult] = list(broken)
     stopped: list[str] = []
     started = time.monotonic()
+    left_before = left_behind_total()
     header_written = False
+
+    def left() -> int | None:
+        return left_behind_total() - left_before if contained() else None
 
     def write_header() -> None:
         nonlocal header_written
@@ -130,7 +135,7 @@ def run_check(args: argparse.Namespace) -> int:
         kill_all()
         write_header()
         stopped.append(f"interrupted after {len(results) - len(broken)} of {len(chosen)} case(s)")
-        report.write(footer(results, time.monotonic() - started, 130, stopped))
+        report.write(footer(results, time.monotonic() - started, 130, stopped, left()))
         report.close()
         plain(f"interrupted: {len(results) - len(broken)} of {len(chosen)} case(s) run; partial report: {report_path}")
         raise
@@ -141,7 +146,7 @@ def run_check(args: argparse.Namespace) -> int:
     if not ran:
         stopped.append("no case was run: the engine supports none of the selected cases")
     exit_code = EXIT_FAILED if failing or not ran else EXIT_OK
-    report.write(footer(results, time.monotonic() - started, exit_code, stopped))
+    report.write(footer(results, time.monotonic() - started, exit_code, stopped, left()))
     report.close()
     engine_name = (hello.get("engine") or {}).get("name", args.engine)
     if junit:
@@ -156,6 +161,8 @@ def run_check(args: argparse.Namespace) -> int:
     print_failures(console, results)
     for reason in stopped:
         error(reason)
+    for note in run_notes(results, left(), args.case_timeout):
+        warn(note)
     if fixed:
         warn(f"{len(fixed)} case(s) of the skip file now pass; delete these lines from {args.skip}: "
              + ", ".join(sorted(r.case.id for r in fixed)))

@@ -3,10 +3,15 @@
 Everything an engine can do wrong at the transport level becomes one exception the runner
 classifies: it exits (:class:`EngineCrashed`), stops answering (:class:`EngineTimedOut`),
 writes something that is not a reply (:class:`EngineGarbled`). The engine is started
-without a shell, in a session (and so a process group) of its own: a timeout, a crash, the
-end of the run, SIGTERM or Ctrl-C kill the whole group, so a wrapper script that does not
-``exec`` its engine, or an engine that forks, leaves nothing behind. Its stderr is drained
-continuously (an engine that floods it must not block) and the last part kept for the report.
+without a shell. On Linux it runs under a keeper that is its child subreaper
+(:mod:`conformance.containment`): a timeout, a crash, a restart, the end of the run,
+SIGTERM or Ctrl-C end the engine and *every* process it started, even one that left its
+process group (a ``setsid`` daemon), and the number of those that had left is counted
+(:attr:`EngineProcess.left_behind`, the report's "left N process(es) behind"). Elsewhere
+the engine is started in a session (and so a process group) of its own and the group is
+killed, so a wrapper script that does not ``exec`` its engine, or an engine that forks,
+leaves nothing behind in it. Its stderr is drained continuously (an engine that floods it
+must not block) and the last part kept for the report.
 
 Replies are read strictly: UTF-8 only, one JSON object per line, ``ok`` a boolean, ``id``
 the integer of the request, numbers no larger than a 64-bit integer; the ``hello`` reply is
@@ -34,6 +39,7 @@ from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
 from reference_impl.schemas import validator
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
+from . import containment
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
@@ -45,16 +51,61 @@ _DIGITS_MARKED = bytes.maketrans(b"0123456789", b"#" * 10)
 _TOO_MANY_DIGITS = b"#" * (MAX_DIGITS + 1)
 START_TIMEOUT = 30.0            # seconds for an engine to start and answer hello (a JVM, a busy machine)
 POLL = 0.2                      # seconds between checks that the engine is still running
+KEEPER_GRACE = 5.0              # seconds a keeper has to kill its engine's processes when asked
+KILL_ALL_WAIT = 2.0             # seconds kill_all waits for the keepers to have done so
 _RUNNING: "weakref.WeakSet[EngineProcess]" = weakref.WeakSet()
 _SHUTTING_DOWN = threading.Event()
+_left_lock = threading.Lock()
+_left_total = 0                 # processes left behind by every engine this process ended
 
 
 def kill_all() -> None:
-    """Kill every engine process group still running and start no more (the runner is
-    stopping: the end of the run, SIGTERM or Ctrl-C)."""
+    """End every engine still running, with everything it started, and start no more (the
+    runner is stopping: the end of the run, SIGTERM or Ctrl-C). Waits a little for the
+    keepers (see :mod:`conformance.containment`) to have killed their engines' processes,
+    so that none is alive once the runner has exited."""
     _SHUTTING_DOWN.set()
-    for engine in list(_RUNNING):
+    engines = [engine for engine in list(_RUNNING) if engine.process is not None]
+    for engine in engines:
         engine.kill_group()
+    deadline = time.monotonic() + KILL_ALL_WAIT
+    for engine in engines:
+        process = engine.process
+        if process is None or not engine.kept:
+            continue
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            engine._force_kill()
+        except Exception:  # noqa: BLE001 - a stop in another thread may be closing it meanwhile
+            pass
+
+
+def note_left(count: int) -> None:
+    """Count processes an engine left behind (also called with a worker process's count)."""
+    global _left_total
+    with _left_lock:
+        _left_total += count
+
+
+def left_behind_total() -> int:
+    """Processes left behind by the engines this process has ended (and its workers'), so far."""
+    return _left_total
+
+
+def end_orphaned(handle: tuple[int, int, bool]) -> None:
+    """End the engine of a worker process that died without ending it: ``handle`` is the
+    worker's :meth:`EngineProcess.handle`. A keeper notices that its runner is gone and
+    kills everything itself; SIGTERM only makes it do so now (a SIGKILL would leave the
+    engine's escaped processes to init). Without a keeper, the engine's group is killed."""
+    pid, group, kept = handle
+    try:
+        if kept:
+            os.kill(pid, signal.SIGTERM)
+        else:
+            os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def allow_starts() -> None:
@@ -215,6 +266,10 @@ class EngineProcess:
         self.hello: dict[str, Any] | None = None
         self.current_table: str | None = None   # sha256 of the rules the engine holds
         self.starts = 0
+        self.left_behind = 0                    # processes found alive after this engine ended, killed
+        self.kept = False                       # the current process is a keeper (containment)
+        self.engine_pid: int | None = None      # the engine's own pid (and process group)
+        self._report: int | None = None         # the keeper's report pipe
         self._next_id = 0
         self._buffer = b""
         self._selector: selectors.BaseSelector | None = None
@@ -252,14 +307,28 @@ class EngineProcess:
         return reply
 
     def _launch(self) -> None:
-        """Start the process, in a session of its own, and wire up its pipes."""
+        """Start the process, in a session of its own (under a keeper where there can be
+        one), and wire up its pipes."""
+        self.kept = containment.available()
+        report_write = None
+        argv = self.argv
+        if self.kept:
+            self._report, report_write = os.pipe()
+            argv = containment.keeper_argv(self.argv, report_write)
         try:
-            self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0, start_new_session=True,
+                                            pass_fds=(report_write,) if report_write is not None else ())
         except (OSError, ValueError) as exc:
+            self._close_report()
             raise EngineCrashed(f"cannot start {self.argv[0]!r}: {exc}") from None
+        finally:
+            if report_write is not None:
+                os.close(report_write)
         _RUNNING.add(self)
+        self.engine_pid = self.process.pid
+        if self.kept:
+            self._keeper_started()
         self._buffer = b""
         self._ahead = None
         self._selector = selectors.DefaultSelector()
@@ -272,11 +341,80 @@ class EngineProcess:
         self._stderr = _StderrTail(self.process.stderr)
         self._stderr.start()
 
+    def _keeper_started(self) -> None:
+        """Wait for the keeper to say that the engine's program runs (or why it could not)."""
+        deadline = time.monotonic() + self.start_timeout
+        lines: list[str] = []
+        pending = b""
+        while not lines or lines[-1].split()[0] not in ("started", "error"):
+            ready = _readable(self._report, deadline - time.monotonic())
+            chunk = os.read(self._report, 4096) if ready else b""
+            if not chunk:
+                self._discard_process()
+                raise EngineCrashed(f"cannot start {self.argv[0]!r}: its keeper process "
+                                    + ("ended" if ready else f"did not answer within {self.start_timeout:g} s"))
+            *complete, pending = (pending + chunk).split(b"\n")
+            lines += [line.decode("ascii", "replace") for line in complete if line.strip()]
+        words = lines[-1].split()
+        if words[0] == "error":
+            number = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+            self._discard_process()
+            raise EngineCrashed(f"cannot start {self.argv[0]!r}: {OSError(number, os.strerror(number), self.argv[0])}")
+        self.engine_pid = int(words[1])
+
+    def _discard_process(self) -> None:
+        """Forget a process that never became an engine (its keeper has ended, or is killed)."""
+        process, self.process = self.process, None
+        _RUNNING.discard(self)
+        self._force_kill_process(process)
+        process.wait()
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        self._close_report()
+
+    def _close_report(self) -> None:
+        if self._report is not None:
+            try:
+                os.close(self._report)
+            except OSError:
+                pass
+            self._report = None
+
+    def _read_left(self) -> int:
+        """The keeper's last word, once it has ended: how many processes it found alive
+        after the engine's process group was gone (and killed)."""
+        data = b""
+        try:
+            while _readable(self._report, 0.5):
+                chunk = os.read(self._report, 4096)
+                if not chunk:
+                    break
+                data += chunk
+        except OSError:
+            pass
+        left = 0
+        for line in data.decode("ascii", "replace").splitlines():
+            words = line.split()
+            if len(words) == 2 and words[0] == "left" and words[1].isdigit():
+                left = int(words[1])
+        return left
+
+    def handle(self) -> tuple[int, int, bool] | None:
+        """What another process needs to end this engine (see :func:`end_orphaned`): the
+        pid of the process started, the engine's process group, whether it is a keeper."""
+        if self.process is None or self.process.poll() is not None:
+            return None
+        return self.process.pid, self.engine_pid or self.process.pid, self.kept
+
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None and self.hello is not None
 
     def stop(self) -> None:
-        """Say bye if the engine is healthy, then make sure its whole process group is gone."""
+        """Say bye if the engine is healthy, then make sure it is gone with everything it
+        started (its whole process group, and under a keeper every other descendant)."""
         process = self.process
         if process is None:
             return
@@ -290,7 +428,17 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             pass
         self.kill_group()
-        process.wait()
+        try:
+            process.wait(timeout=KEEPER_GRACE if self.kept else None)
+        except subprocess.TimeoutExpired:       # a keeper that cannot do its job: do what it can
+            self._force_kill()
+            process.wait()
+        if self.kept:
+            left = self._read_left()
+            self._close_report()
+            if left:
+                self.left_behind += left
+                note_left(left)
         for pipe in (process.stdin, process.stdout, process.stderr):
             try:
                 pipe.close()
@@ -309,13 +457,33 @@ class EngineProcess:
         self._ahead = None
 
     def kill_group(self) -> None:
-        """SIGKILL the engine's process group: the engine and anything it started."""
-        if self.process is None:
+        """End the engine and anything it started: ask its keeper (which kills the engine's
+        process group and then every descendant left), or else SIGKILL the process group."""
+        process = self.process
+        if process is None:
+            return
+        if self.kept:
+            try:
+                process.send_signal(signal.SIGTERM)     # (sends nothing once the keeper is reaped)
+            except OSError:
+                pass
             return
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+    def _force_kill(self) -> None:
+        """The last resort when a keeper does not end: SIGKILL it and the engine's group."""
+        if self.process is not None:
+            self._force_kill_process(self.process)
+
+    def _force_kill_process(self, process: subprocess.Popen) -> None:
+        for group in {process.pid, self.engine_pid or process.pid}:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except OSError:
+                pass
 
     def kill(self) -> None:
         """End a misbehaving engine at once, with everything it started."""
@@ -436,6 +604,13 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             return what
         return f"{what} (exit status {status})"
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has something to read (or its end) within ``timeout`` seconds."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        return bool(selector.select(max(0.0, timeout)))
 
 
 class InProcessEngine(EngineProcess):

@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 from .clip import xml_safe
+from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
 
 
@@ -35,19 +36,47 @@ def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_versi
                    "commands": hello.get("commands") if hello else None},
         "tables": tables,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "platform": {"python": platform.python_version(), "system": platform.system()},
+        "platform": {"python": platform.python_version(), "system": platform.system(),
+                     # how the engine's processes are ended: every descendant (a keeper that is
+                     # its subreaper), or its process group only (see docs/cli.md)
+                     "containment": "subreaper" if contained() else "process-group"},
         "arguments": argv,
     }
 
 
-def footer(results: list[CaseResult], duration: float, exit_code: int, stopped: list[str] | None = None) -> dict[str, Any]:
-    """The last line of a report: counts per outcome, and why the run stopped early if it did."""
+def footer(results: list[CaseResult], duration: float, exit_code: int, stopped: list[str] | None = None,
+           left_processes: int | None = None) -> dict[str, Any]:
+    """The last line of a report: counts per outcome, why the run stopped early if it did,
+    the cases ended by their budget (--case-timeout), and how many processes the engine
+    left behind (``None``: not counted, where only its process group is killed)."""
     counts = Counter(r.outcome for r in results)
     data = {"type": "footer", "counts": {o: counts.get(o, 0) for o in OUTCOMES}, "cases": len(results),
             "duration_s": round(duration, 3), "exit_code": exit_code}
     if stopped:
         data["stopped"] = list(stopped)
+    budget = sorted(r.case.id for r in results if r.hit_case_timeout)
+    if budget:
+        data["hit_case_timeout"] = budget
+    if left_processes is not None:
+        data["left_processes"] = left_processes
     return data
+
+
+def run_notes(results: list[CaseResult], left_processes: int | None, case_timeout: float, limit: int = 10) -> list[str]:
+    """The console's warnings about the run itself: the cases that hit the case budget, and
+    the processes the engine left behind (killed by the runner)."""
+    notes = []
+    budget = sorted(r.case.id for r in results if r.hit_case_timeout)
+    if budget:
+        shown = ", ".join(budget[:limit]) + (f" and {len(budget) - limit} more" if len(budget) > limit else "")
+        notes.append(f"{len(budget)} case(s) hit the case budget (--case-timeout {case_timeout:g} s): {shown}")
+    if left_processes:
+        during = sorted(r.case.id for r in results if r.left_processes)
+        where = (f"; {sum(r.left_processes for r in results)} of them when the engine ended after "
+                 + ", ".join(during[:limit]) + (" ..." if len(during) > limit else "")) if during else ""
+        notes.append(f"engine left {left_processes} process(es) behind: still running after the engine had ended, "
+                     f"outside its process group; all were killed{where}")
+    return notes
 
 
 class JsonlReport:

@@ -13,7 +13,10 @@ longer than a case can take is killed, the case it was running is reported as an
 and the rest of its group goes back in the queue for the others (a replacement is forked
 while there is work left, a bounded number of times). On SIGTERM a worker kills its
 engine's process group before it exits; a worker whose parent is gone notices at its next
-message and does the same.
+message and does the same. Each engine runs under its own keeper (a child subreaper, see
+:mod:`conformance.containment`), which also ends everything the engine started when the
+worker dies without doing it; a worker tells the parent how many processes its engines
+left behind, for the report.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .cases import Case
-from .engine_process import kill_all
+from .engine_process import end_orphaned, kill_all, left_behind_total, note_left
 from .runner import CaseResult, Failure, Session
 
 if TYPE_CHECKING:
@@ -56,8 +59,10 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
     """Ask for a group, run it, send each result; stop early when told to.
 
     Messages to the parent: ``("hello", reply)`` once, ``("result", index, fields…)`` per
-    case, ``("next",)`` for more work. From it: ``("group", indexes or None)`` and
-    ``("stop",)``, after which the rest of the group is left for the parent to report.
+    case, ``("engine", handle)`` when its engine changes, ``("next",)`` for more work and,
+    last, ``("left", count)``: the processes its engines left behind. From it:
+    ``("group", indexes or None)`` and ``("stop",)``, after which the rest of the group is
+    left for the parent to report.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_sigterm)
@@ -65,6 +70,7 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
     gc.freeze()                                       # the inherited corpus is never collected:
                                                       # leave its pages shared and unscanned
     session = make_session()
+    left_before = left_behind_total()                 # (inherited from the parent at the fork)
     hello_sent = stopping = False
     engine_group = None
     try:
@@ -91,20 +97,27 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
                     pipe.send(("engine", group))
                     engine_group = group
                 pipe.send(("result", index, result.outcome, result.duration, result.failure, result.stderr,
-                           result.engine_starts, result.detail))
+                           result.engine_starts, result.detail, result.left_processes, result.hit_case_timeout))
     except (EOFError, OSError):                       # the parent is gone
         pass
     finally:
         session.close()
         kill_all()
+        try:
+            pipe.send(("left", left_behind_total() - left_before))
+        except (OSError, ValueError):
+            pass
         pipe.close()
 
 
-def _engine_group(session: Session) -> int | None:
-    """The process group of the worker's engine (its own session), for the parent to kill
-    should the worker die without doing it."""
-    process = getattr(session.engine, "process", None)
-    return process.pid if process is not None and process.poll() is None else None
+def _engine_group(session: Session) -> tuple[int, int, bool] | None:
+    """What the parent needs to end the worker's engine should the worker die without
+    doing it (see :func:`conformance.engine_process.end_orphaned`)."""
+    handle = getattr(session.engine, "handle", None)
+    if handle is not None:
+        return handle()
+    process = getattr(session.engine, "process", None)     # an engine of another kind: its group
+    return (process.pid, process.pid, False) if process is not None and process.poll() is None else None
 
 
 # -- in the parent ----------------------------------------------------------------------------
@@ -115,7 +128,7 @@ class _Worker:
     pipe: Connection
     group: deque = field(default_factory=deque)       # indexes sent and not yet reported
     heard: float = field(default_factory=time.monotonic)
-    engine_group: int | None = None
+    engine_group: tuple[int, int, bool] | None = None
     silent_since: float | None = None                 # when it was told to stop for silence
 
     def end(self) -> None:
@@ -128,10 +141,7 @@ class _Worker:
             self.process.kill()
             self.process.join()
         if self.engine_group is not None and (self.process.exitcode or 0) < 0:   # killed before it could
-            try:
-                os.killpg(self.engine_group, signal.SIGKILL)
-            except OSError:
-                pass
+            end_orphaned(self.engine_group)
             self.engine_group = None
 
 
@@ -160,8 +170,9 @@ def run_in_processes(cases: list[Case], groups: list[list[Case]], jobs: int, mak
         workers[reader] = _Worker(process, reader)
 
     def result_of(index: int, fields: tuple) -> CaseResult:
-        outcome, duration, failure, stderr, starts, detail = fields
-        return CaseResult(cases[index], outcome, duration, failure, stderr, engine_starts=starts, detail=detail)
+        outcome, duration, failure, stderr, starts, detail, left, hit = fields
+        return CaseResult(cases[index], outcome, duration, failure, stderr, engine_starts=starts, detail=detail,
+                          left_processes=left, hit_case_timeout=hit)
 
     def counted(result: CaseResult) -> CaseResult:
         result = finish(result)
@@ -217,6 +228,8 @@ def run_in_processes(cases: list[Case], groups: list[list[Case]], jobs: int, mak
                         hello_callback(message[1])
                 elif kind == "engine":
                     worker.engine_group = message[1]
+                elif kind == "left":
+                    note_left(message[1])
                 elif kind == "next":
                     while worker.group:                 # left over after a stop
                         yield rules.not_run(cases[worker.group.popleft()])

@@ -1,0 +1,47 @@
+"""Escapes the process group the classic way: at every start it double-forks a daemon that
+calls ``setsid()`` (a session, and so a process group, of its own), keeps the engine's
+stdout and stderr open and sleeps for ten minutes. ``setsid_daemon.py [N [MARKER]]`` also
+crashes on the N-th act of a hand (default 0: never), so each restart leaves one more
+daemon; MARKER is only carried in the command line (the daemon, forked without ``exec``,
+has the same), for a test to find the daemons by.
+
+Expected outcome: the engine's own (``pass`` with N 0; ``crash`` on the whole hand with
+N 5, a fresh engine for the next case); on Linux the runner finds and kills every daemon
+(one per engine start) and reports them as left behind."""
+
+import os
+import sys
+import time
+
+from _common import Faulty, arg, die
+
+AFTER = int(arg("0"))
+
+
+def daemonize() -> None:
+    """fork, setsid, fork: the grandchild belongs to no process group or session of the
+    engine's and, once the middle process has exited, is nobody's child but init's (or a
+    subreaper's)."""
+    middle = os.fork()
+    if middle:
+        os.waitpid(middle, 0)
+        return
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+    try:
+        time.sleep(600)
+    finally:
+        os._exit(0)
+
+
+class SetsidDaemon(Faulty):
+    def reply(self, message):
+        if message.get("type") == "act" and AFTER and self.acts == AFTER:
+            die(6, "setsid_daemon.py: crashing, my daemon lives on")
+        return super().reply(message)
+
+
+if __name__ == "__main__":
+    daemonize()
+    sys.exit(SetsidDaemon().serve())
