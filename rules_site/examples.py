@@ -265,7 +265,7 @@ def refusals_html(case: SiteCase, refused: list[tuple[int | None, StepRecord]], 
                 "call": f"to name {words.strain(arg)}", "bid": f"to bid {words.bid_html(arg)}",
                 "give": f"to pass {words.card(arg)}", "name": f"to name {words.strain(arg)}"}.get(kind)
         if what is None:
-            what = {"pass": "to pass", "order": "to order it up", "take": "to take the card"}.get(kind, f"<code>{escape(step['action'])}</code>")
+            what = {"pass": "to pass", "order": "to order it up", "take": "to take the card"}.get(kind, f"to {escape(words.token_text(step['action']))}")
         when = f"in trick {trick + 1}" if trick is not None else "before the play"
         reason = REFUSAL_WORDS.get(record.refused or "", escape(str(record.refused)))
         why = why_html(step, links, case.variant, words, trump)

@@ -17,7 +17,7 @@ import re
 from html import escape
 from typing import Any, Iterable, Mapping
 
-from reference_impl.cards import JOKER, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name
+from reference_impl.cards import JOKER, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS
 
 DEFAULT_COLOURS = {"C": "black", "D": "red", "H": "red", "S": "black"}
 RANK_TEXT = {"T": "10"}
@@ -26,10 +26,16 @@ STRAIN_WORDS = {"NT": "no-trumps", "NL": "low no-trumps"}
 STRAIN_SHORT = {"NT": "NT", "NL": "low NT"}
 NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve"]
-CARD_TOKEN = re.compile(r"\b([2-9TJQKA][CDHS]|JK)\b")
+CARD_TOKEN = re.compile(r"\b((?:(?:1[1-9]|[2-9TJQKA])[CDHS]|JK)(?:\.\d)?)(?!\w|\.\d)")
 CARD_WORDS = re.compile(r"\b(?:the )?(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
                         r"(clubs|diamonds|hearts|spades)\b", re.I)
 RANK_OF_WORD = {word: rank for rank, word in RANK_NAMES.items()}
+# An action as the protocol writes it, quoted in a table's prose: ``order``, ``call:NT``, ``discard:<card>``.
+PROTOCOL_TOKEN = re.compile(r"(?:pass|order|stay|drop|alone|defend-alone|swap|take|give|"
+                            r"(?:call|name|bid|play|discard|give|take):[^\s`]+)")
+QUOTED_TOKEN = re.compile(r"`(" + PROTOCOL_TOKEN.pattern + r")`")
+TOKEN_ASIDE = re.compile(r" ?\(((?:`[^`]+`|[^()`])*`[^()]*)\)")
+ASIDE_GLUE = re.compile(r"^(?:\s|,|\bor\b|\band\b|\bthen\b|\bone\b|\bto\b)*$")
 SUIT_OF_WORD = {word: suit for suit, word in SUIT_NAMES.items()}
 
 
@@ -68,13 +74,20 @@ def card_html(card: str, colours: Mapping[str, str] | None = None, *, mark: str 
 
     ``mark`` adds classes: ``win`` (the card that took the trick), ``led``, ``legal``."""
     extra = "".join(f" es-{m}" for m in mark.split()) if mark else ""
+    copy = re.fullmatch(r"(.+)\.(\d+)", card)
+    if copy:                 # a second pack's copy (``AS.2``): the same card, marked as the other copy
+        face = card_html(copy.group(1), colours, mark=mark, label=label)
+        return face.replace('">', f' (copy {copy.group(2)})">', 1).replace("</span>", f"<sup>{copy.group(2)}</sup></span>", 1) \
+            if 'aria-label="' in face else face
     if card == JOKER:
         return f'<span class="es-card es-joker{extra}" role="img" aria-label="{escape(label or "joker")}">Jo★</span>'
-    if len(card) != 2 or card[1] not in SUIT_SYMBOLS or card[0] not in RANK_NAMES:
+    rank, suit = card[:-1], card[-1:]
+    if suit not in SUIT_SYMBOLS or not (rank in RANK_NAMES or rank.isdigit()):
         return f'<span class="es-card{extra}">{escape(card)}</span>'
-    colour = (colours or DEFAULT_COLOURS).get(card[1], "black")
-    return (f'<span class="es-card es-{colour}{extra}" role="img" aria-label="{card_name(card)}">'
-            f'{rank_text(card[0])}{SUIT_SYMBOLS[card[1]]}</span>')
+    colour = (colours or DEFAULT_COLOURS).get(suit, "black")
+    name = f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"      # 11, 12, 13: the big packs' ranks
+    return (f'<span class="es-card es-{colour}{extra}" role="img" aria-label="{name}">'
+            f'{rank_text(rank)}{SUIT_SYMBOLS[suit]}</span>')
 
 
 def cards_html(cards: Iterable[str], colours: Mapping[str, str] | None = None, *, empty: str = "none",
@@ -85,6 +98,38 @@ def cards_html(cards: Iterable[str], colours: Mapping[str, str] | None = None, *
         return f'<span class="es-none">{escape(empty)}</span>'
     marks = marks or {}
     return '<span class="es-cards">' + "".join(card_html(c, colours, mark=marks.get(c, "")) for c in cards) + "</span>"
+
+
+def spoken(text: str) -> str:
+    """A table's prose with the protocol's action tokens taken out, as a player reads it: an
+    aside that only quotes tokens (``(`stay`)``, ``(`call:<suit>`, `call:NT`)``) is dropped,
+    one that gives a range of bids keeps the numbers (``(`bid:2` to `bid:5`)`` -> ``(2 to 5)``),
+    and any other quoted token is said in words (``order it up``)."""
+    def aside(match: re.Match) -> str:
+        inner = match.group(1)
+        tokens = QUOTED_TOKEN.findall(inner)
+        if not tokens or not ASIDE_GLUE.match(QUOTED_TOKEN.sub("", inner)):
+            return match.group(0)
+        numbers = [t.partition(":")[2] for t in tokens if t.startswith("bid:") and t.partition(":")[2].isdigit()]
+        if len(numbers) == len(tokens) and len(numbers) > 1 and " to " in inner:
+            return f" ({numbers[0]} to {numbers[-1]})"
+        return ""
+    text = TOKEN_ASIDE.sub(aside, str(text))
+    return QUOTED_TOKEN.sub(lambda m: token_words(m.group(1)), text)
+
+
+def token_words(token: str) -> str:
+    """An action token in a player's words, without a table (``stay`` -> ``stay in``)."""
+    kind, _, arg = token.partition(":")
+    if arg.startswith("<"):
+        return {"call": "name a suit", "name": "name a suit", "discard": "discard", "give": "pass a card",
+                "play": "play a card", "bid": "bid"}.get(kind, kind)
+    if kind in ("call", "name"):
+        return "name " + (STRAIN_WORDS.get(arg) or SUIT_NAMES.get(arg, arg))
+    if kind == "bid":
+        return "bid " + arg
+    return {"order": "order it up", "stay": "stay in", "drop": "drop out", "alone": "go alone",
+            "defend-alone": "defend alone", "swap": "swap", "take": "take it", "give": "pass a card"}.get(kind, token)
 
 
 def join_words(items: list[str], joiner: str = "and") -> str:
@@ -98,8 +143,11 @@ def card_text(card: str) -> str:
     """A card in plain text: ``10♥``, ``joker``."""
     if card == JOKER:
         return "joker"
-    if len(card) == 2 and card[1] in SUIT_SYMBOLS:
-        return rank_text(card[0]) + SUIT_SYMBOLS[card[1]]
+    if len(card) in (2, 3) and card[-1] in SUIT_SYMBOLS and not card.startswith("."):
+        return rank_text(card[:-1]) + SUIT_SYMBOLS[card[-1]]
+    copy = re.fullmatch(r"(.+)\.(\d+)", card)
+    if copy:
+        return card_text(copy.group(1)) + "\u00b7" + copy.group(2)
     return card
 
 
@@ -221,7 +269,7 @@ class Notation:
         names become card faces, bid tokens read as bids, ``seat 2`` reads ``South``.
         Returns HTML (the text escaped)."""
         out = []
-        for index, part in enumerate(re.split(r"(`[^`\n]+`)", str(text))):
+        for index, part in enumerate(re.split(r"(`[^`\n]+`)", spoken(str(text)))):
             if index % 2:
                 out.append(f"<code>{escape(part[1:-1])}</code>")
             else:
@@ -300,7 +348,7 @@ class Notation:
         if kind == "bid":
             return f"bid {self.bid_text(arg)}"
         return {"order": "order it up", "pass": "pass", "take": "take", "alone": "go alone",
-                "defend-alone": "defend alone"}.get(token, token.replace("-", " "))
+                "defend-alone": "defend alone", "stay": "stay in", "drop": "drop out"}.get(token, token.replace("-", " "))
 
     def cards_mentioned(self, text: str, trump: str | None = None) -> list[str]:
         """The cards a note speaks of: tokens (``JH``), names (``the ace of spades``), the

@@ -12,6 +12,7 @@ with the rule it brings), the sources, and the table itself (file, hash) at the 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from html import escape
@@ -20,7 +21,7 @@ from typing import Any, Iterable
 from .corpus import Replay, SiteCase
 from .examples import render_example
 from .links import CORPUS_INDEX, Links, md_text
-from .notation import Notation, number_word, plural
+from .notation import Notation, number_word, plural, spoken
 from .phases import step_clause
 from .tables import SiteError, VariantView, fill
 from .words import awards_words, condition_words, deal_words, game_words, join, object_words, pack_words, step_words
@@ -345,7 +346,19 @@ class VariantPage:
 
     def _prose(self, markdown: str) -> str:
         """Seat numbers and card tokens in table prose, in players' words (Markdown kept)."""
-        return self.words._prose_part(markdown, None)
+        return self.words._prose_part(spoken(self._seed_titles(markdown)), None)
+
+    def _seed_titles(self, markdown: str) -> str:
+        """"seed 001" (this project's name for a source document) said as the source's title."""
+        seeds = {str(s.get("file", "")).split("_")[0]: s for s in (self.table.get("sources") or {}).values()
+                 if s.get("kind") == "seed" and s.get("file")}
+
+        def title(match: re.Match) -> str:
+            source = seeds.get(match.group(2))
+            if source is None:
+                return ("A" if match.group(1) == "S" else "a") + " source document" + (match.group(3) or "")
+            return f"*{md_text(source.get('title', '').split(' (')[0])}*" + (match.group(3) or "")
+        return re.sub(r"\b([Ss])eeds? (?:document )?(\d{3})('s)?\b", title, markdown)
 
     # -- sections --------------------------------------------------------------------------------
     def header(self) -> list[str]:
@@ -609,9 +622,10 @@ class VariantPage:
                 text += f", {md_text(source['author'])}"
             if source.get("year"):
                 text += f", {source['year']}"
-            text += f" ({md_text(source.get('kind', ''))}"
-            if source.get("file"):
-                text += f", file `{md_text(source['file'])}`"
+            kind = SOURCE_KINDS.get(source.get("kind", ""), source.get("kind", ""))
+            text += f" ({md_text(kind)}"
+            if source.get("file"):         # as code, unescaped: md_text's backslashes would show inside it
+                text += f", the project's copy <code>{escape(source['file'])}</code>"
             text += ")"
             if source.get("url"):
                 text += f". <{source['url']}>"
@@ -645,18 +659,22 @@ class VariantPage:
 
 
 def value_label(value: Any) -> str:
-    """An option's value as a case or the command line writes it, with its sense for players."""
+    """An option's value as a player says it: **yes**, **no**, **10**, a named value in words.
+    (The value a case writes is on the case's page, and the option's key beside its title.)"""
     if isinstance(value, bool):
-        return f"**{'yes' if value else 'no'}** (`{'true' if value else 'false'}`)"
+        return f"**{'yes' if value else 'no'}**"
     if isinstance(value, int):
         return f"**{value}**"
-    return f"`{value}`"
+    return f"**{md_text(str(value).replace('-', ' '))}**"
+
+
+SOURCE_KINDS = {"seed": "a rules document this project started from", "site": "web site", "engine": "a program",
+                "format": "a file format", "book": "book"}
 
 
 def short_source(source: dict[str, Any], key: str) -> str:
-    """A source in a few words, for the folded line: ``seed 001``, ``Leeds and Dwight 1888``."""
-    if source.get("kind") == "seed" and source.get("file"):
-        return "seed " + source["file"].split("_")[0]
+    """A source in a few words, for the folded line: ``Leeds and Dwight 1888``, or its title
+    without the parenthesis (never the project's file name or its number)."""
     if source.get("author"):
         return source["author"].split(" (")[0] + (f" {source['year']}" if source.get("year") else "")
     title = source.get("title", key)

@@ -11,7 +11,7 @@ from site_support import built_site, page_text  # noqa: F401 (a fixture)
 
 from reference_impl.catalog import variant_ids
 
-CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK)\b")
+CARD = re.compile(r"\b(?:(?:1[1-9]|[2-9TJQKA])[CDHS]|JK)\b")
 BID = re.compile(r"\b\d+(?:NT|NL|[CDHS])\b")
 TABLE_WORDS = re.compile(r"\b(?:partner-sits-out|forgo-widow|maker-against-rest|before-exchange|first-black-jack|"
                          r"score index|upcard-rounds|lone-defender-march|def\.)")
@@ -72,3 +72,48 @@ def test_ids_are_unique_within_every_page(built_site):
         if dup:
             repeated.append(f"{page.relative_to(built_site)}: {dup[:3]}")
     assert not repeated, f"{len(repeated)} pages repeat an id, e.g. {repeated[:5]}"
+
+
+SEAT_NUMBER = re.compile(r"\b(?:North|East|South|West|Player \d+|Seat \d+)\s*\(\d+\)|\bSeats? \d\b")
+SOURCE_LABEL = re.compile(r"\bseed \d{3}\b|\\")
+PROTOCOL_CODE = re.compile(r"<code>((?:pass|order|stay|drop|alone|defend-alone|swap|take|give|true|false|"
+                           r"(?:call|name|bid|play|discard|give|take):[^<]*))</code>")
+ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
+
+
+def test_no_seat_numbers_in_the_prose_of_the_rules(built_site):
+    """Players are North, East, South, West (or Player 1, 2, 3): never "North (0)" nor "Seat 0",
+    which are the protocol's numbering."""
+    found = []
+    for page in rules_pages(built_site) + [built_site / "index.html"]:
+        prose = " ".join(page_text(page).prose)
+        found += [f"{page.name}: …{prose[max(0, m.start() - 40):m.end() + 20]}…" for m in SEAT_NUMBER.finditer(prose)]
+    assert not found, f"{len(found)} seat numbers in prose, e.g. {found[:6]}"
+
+
+def test_no_protocol_tokens_on_the_rules_pages(built_site):
+    """No action token (`order`, `call:NT`, `stay`, `name:<suit>`...) and no option value as
+    `true`/`false` anywhere in a rules page's article, code included: those belong to the
+    case pages and the protocol. (The EGN page documents a record format, whose literal
+    values it quotes.)"""
+    found = []
+    for page in rules_pages(built_site):
+        if page.name == "egn.html":
+            continue
+        article = "".join(ARTICLE.findall(page.read_text(encoding="utf-8")))
+        found += [f"{page.name}: {m.group(1)} in …{re.sub('<[^>]+>', '', article[max(0, m.start() - 160):m.start()])[-60:]}"
+                  for m in PROTOCOL_CODE.finditer(article)]
+    assert not found, f"{len(found)} protocol tokens, e.g. {found[:8]}"
+
+
+def test_sources_are_named_for_readers(built_site):
+    """A source by its title, not "seed 001", and no stray backslash from Markdown escaping."""
+    found = []
+    for page in rules_pages(built_site):
+        text = page_text(page)
+        prose = " ".join(text.prose)
+        article = re.sub(r"<[^>]+>", " ", "".join(ARTICLE.findall(page.read_text(encoding="utf-8"))))
+        found += [f"{page.name}: …{prose[max(0, m.start() - 40):m.end() + 20]}…" for m in SOURCE_LABEL.finditer(prose)]
+        found += [f"{page.name} (code): …{article[max(0, m.start() - 40):m.end() + 20]}…"
+                  for m in re.finditer(r"\\", article)]
+    assert not found, f"{len(found)} source labels or backslashes, e.g. {found[:6]}"

@@ -26,9 +26,15 @@
       node.textContent = "Jo\u2605";
       node.setAttribute("aria-label", "joker");
     } else {
-      node.className += " es-" + (colours[code[1]] || "black");
-      node.textContent = (code[0] === "T" ? "10" : code[0]) + (SYMBOLS[code[1]] || code[1]);
-      node.setAttribute("aria-label", (RANKS[code[0]] || code[0]) + " of " + (NAMES[code[1]] || code[1]));
+      var base = code.replace(/\.\d+$/, ""), rank = base.slice(0, -1), suit = base.slice(-1);   // 12C, AS.2
+      node.className += " es-" + (colours[suit] || "black");
+      node.textContent = (rank === "T" ? "10" : rank) + (SYMBOLS[suit] || suit);
+      node.setAttribute("aria-label", (RANKS[rank] || rank) + " of " + (NAMES[suit] || suit));
+      var copy = /\.(\d+)$/.exec(code);          // a second pack's copy: AS.2
+      if (copy) {
+        node.appendChild(el("sup", null, copy[1]));
+        node.setAttribute("aria-label", node.getAttribute("aria-label") + " (copy " + copy[1] + ")");
+      }
     }
     (marks || []).forEach(function (m) { node.className += " es-" + m; });
     return node;
