@@ -226,7 +226,7 @@ class Adapter:
             accepted = self.bridge.probe("applyDealerDiscard", [[self.ref, card_id(c)] for c in hand])
             return [f"discard:{c}" for c, ok in zip(hand, accepted) if ok]
         if phase == "playing":
-            return [f"play:{token(c)}" for c in self.bridge.call("getLegalCards", self.ref, seat).value]
+            return [f"play:{token(c)}" for c in self.bridge.value("getLegalCards", self.ref, seat)]
         return []
 
     def act(self, seat: int, action: str) -> None:

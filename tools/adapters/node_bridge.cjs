@@ -10,9 +10,10 @@
 // An argument {"$ref": n} is a value kept from an earlier reply (so an engine that returns its
 // input unchanged for an illegal action is seen doing so: "same" is true when the result is the
 // very object passed first); {"$rng": [x, ...]} is a function returning those numbers in turn
-// (for engines that shuffle with an injected random source). {"probe": fn, "args_list": [...]}
-// calls fn once per argument list and answers only which results differ from their first
-// argument, keeping nothing. {"method": name, "on": ref, "args": [...]} calls a method of a
+// (for engines that shuffle with an injected random source). A call with "keep": false
+// answers its value and keeps nothing. {"probe": fn, "args_list": [...]} calls fn once per
+// argument list and answers only which results differ from their first argument, keeping
+// nothing. {"method": name, "on": ref, "args": [...]} calls a method of a
 // kept object. {"drop": [refs]} forgets values. Errors thrown by the engine come back as
 // {"error": message}.
 'use strict';
@@ -75,6 +76,9 @@ function answer(message) {
   if (typeof fn !== 'function') throw new Error(`no function ${message.method || message.call}`);
   const args = decode(message.args || []);
   const result = fn.apply(self, args);
+  if (message.keep === false) {
+    return {ref: null, value: message.quiet ? null : plain(result), same: args.length > 0 && result === args[0]};
+  }
   const ref = nextRef++;
   kept.set(ref, result);
   return {ref, value: message.quiet ? null : plain(result), same: args.length > 0 && result === args[0]};

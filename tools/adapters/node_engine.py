@@ -38,7 +38,7 @@ class BridgeError(RuntimeError):
 
 class Result:
     def __init__(self, reply: dict[str, Any]):
-        self.ref = Ref(reply["ref"])
+        self.ref = Ref(reply["ref"]) if reply.get("ref") is not None else None
         self.value = reply.get("value")
         self.same = bool(reply.get("same"))
 
@@ -73,8 +73,14 @@ class NodeBridge:
     def call(self, fn: str, *args: Any, quiet: bool = False) -> Result:
         return Result(self.request({"call": fn, "args": list(args), **({"quiet": True} if quiet else {})}))
 
+    def value(self, fn: str, *args: Any) -> Any:
+        """A call's result as plain data, kept nowhere (for engines whose states are plain data)."""
+        return self.request({"call": fn, "args": list(args), "keep": False}).get("value")
+
     def method(self, on: Ref, name: str, *args: Any, quiet: bool = False) -> Result:
-        return Result(self.request({"method": name, "on": on.ref, "args": list(args), **({"quiet": True} if quiet else {})}))
+        """A method of a kept object; its result is answered, not kept."""
+        return Result(self.request({"method": name, "on": on.ref, "args": list(args), "keep": False,
+                                    **({"quiet": True} if quiet else {})}))
 
     def probe(self, fn: str, args_list: list[list[Any]]) -> list[bool]:
         if not args_list:
