@@ -6,6 +6,12 @@ the right and left bowers of the trump suit in force. Unknown ranks or suits (``
 ``x``) and the generic suits (``t`` trump, ``n`` next, ``g`` green) name no particular card:
 they are refused as unsupported. ``h`` is read as hearts (EGN also uses it for the second
 green suit; a record cannot say which it means, and hearts is the suit the letter names).
+
+EGN knows the ranks seven to ace only, and no copies: our second copy of a card in a doubled
+pack (``AS.2``) is written as the card (``As``), both copies alike. Nothing is lost where it
+matters: the copies are the same card for every rule, and which of two equal cards in a trick
+ranks higher depends only on the order they were played in, which the record keeps. A rank
+EGN cannot write (``11H``, ``2S``) raises :class:`CardError`.
 """
 
 from __future__ import annotations
@@ -47,10 +53,15 @@ def from_egn(raw: str, trump: str | None = None, colours: dict[str, str] | None 
 
 
 def to_egn(card: str) -> str:
-    """EGN's canonical token for our card (``"JD"`` -> ``"Jd"``, ``"JK"`` -> ``"B"``)."""
+    """EGN's canonical token for our card (``"JD"`` -> ``"Jd"``, ``"JK"`` -> ``"B"``; any copy of a
+    card as the card: ``"AS.2"`` -> ``"As"``)."""
+    card = card.partition(".")[0]
     if card == JOKER:
         return EGN_JOKER
-    return card[0] + card[1].lower()
+    rank, suit = card[:-1], card[-1:]
+    if len(rank) != 1 or rank not in "789TJQKA" or suit.lower() not in SUITS:
+        raise CardError(f"{card!r}: EGN has no card of rank {rank!r} (its ranks are seven to ace)")
+    return rank + suit.lower()
 
 
 def is_bower_alias(raw: str) -> bool:
