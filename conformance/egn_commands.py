@@ -3,7 +3,7 @@ games as conformance cases, checked against the rules, and games written as EGN.
 
 Exit status as for ``validate``: 0 when every file was imported (or is sound, or was
 written), 1 when any was refused (not valid EGN, rules or cards we cannot say, a defect),
-2 for a wrong command line (a file that does not exist). See docs/egn.md.
+2 for a wrong command line (a file that does not exist). See docs/egn-records.md.
 """
 
 from __future__ import annotations

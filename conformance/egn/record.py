@@ -298,8 +298,8 @@ def parse_record(data: Any, file: str = "<egn>", form: str = "JSON") -> Record:
 def _parse(data: Any, file: str, form: str) -> Record:
     c = _Checker(file)
     if isinstance(data, dict) and data.get("fileType") == MATCH_FILE_TYPE:
-        raise EgnUnsupported([Problem(file, "$.fileType", "a match file (EMN): import the EGN games it embeds, "
-                                                          "each saved as a file of its own")])
+        raise EgnUnsupported([Problem(file, "$.fileType", "a match file (EMN), not one game: read it as a match "
+                                                          "(egn import and egn check read .emn files)")])
     if not c.obj(data, "$", ("fileType", "version", "metadata", "deals"), ("fileType", "version", "metadata", "deals")):
         raise EgnInvalid(c.problems)
     if data.get("fileType") != FILE_TYPE and "fileType" in data:
