@@ -14,6 +14,29 @@ NT, NL = "NT", "NL"
 NATURAL = "23456789TJQKA"
 
 
+def _plain(card: str) -> str:
+    """The card a copy is (``AS.2`` is the ace of spades): copies play as the card."""
+    return card.split(".")[0]
+
+
+def _suit(card: str) -> str:
+    return _plain(card)[-1]
+
+
+def _rank(card: str) -> str:
+    return _plain(card)[:-1]
+
+
+def rank_value(table: dict[str, Any], card: str) -> int:
+    """Higher ranks higher: the table's ranks in the order it writes them (lowest first);
+    a rank only an extra card has (Five Hundred's red fours) comes below them all."""
+    listed = list(table["deck"]["ranks"])
+    rank = _rank(card)
+    if rank in listed:
+        return listed.index(rank)
+    return NATURAL.index(rank) - len(NATURAL) if rank in NATURAL else -len(NATURAL) - 1
+
+
 def _left_bower_suit(table: dict[str, Any], trump: str) -> str:
     colours = table["deck"]["colours"]
     return next(s for s in table["deck"]["suits"] if s != trump and colours[s] == colours[trump])
@@ -34,29 +57,39 @@ def master(table: dict[str, Any]) -> str | None:
 
 def effective_suit(table: dict[str, Any], card: str, trump: str) -> str | None:
     """The suit a card belongs to when ``trump`` (a suit letter, NT or NL) is trumps."""
+    card = _plain(card)
     if trump in (NT, NL):
-        return None if card in (master(table), "JK") else card[1]
+        return None if card in (master(table), "JK") else _suit(card)
     if card == benny(table):
         return trump
     if has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
         return trump
-    return None if card == "JK" else card[1]
+    return None if card == "JK" else _suit(card)
 
 
 def trump_strength(table: dict[str, Any], card: str, trump: str) -> int:
     """Higher is stronger: the Benny, the right bower, the left bower, then by rank."""
+    card = _plain(card)
     if card == benny(table):
         return 100
     if has_bowers(table) and card == "J" + trump:
         return 99
     if has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
         return 98
-    return NATURAL.index(card[0])
+    return rank_value(table, card)
 
 
 def plain_strength(table: dict[str, Any], card: str, trump: str = "") -> int:
-    rank = NATURAL.index(card[0])
+    rank = rank_value(table, card)
     return -rank if trump == NL else rank
+
+
+def _best(table: dict[str, Any], plays: list[tuple[int, str]], strength) -> int:
+    """The seat of the strongest play; of equal cards (copies) the first played, or the
+    last where the table says so."""
+    top = max(strength(card) for _, card in plays)
+    tied = [seat for seat, card in plays if strength(card) == top]
+    return tied[-1] if table["ranking"].get("equal-cards") == "last-played" else tied[0]
 
 
 def led_suit(table: dict[str, Any], trump: str, plays: list[tuple[int, str]], named: str | None = None) -> str:
@@ -70,18 +103,18 @@ def trick_winner(table: dict[str, Any], trump: str, plays: list[tuple[int, str]]
     """The seat that wins a trick: the master card at no-trumps, else the highest trump,
     else the highest card of the suit led."""
     if trump in (NT, NL):
-        for seat, card in plays:
-            if card == master(table):
-                return seat
+        masters = [(seat, card) for seat, card in plays if _plain(card) == master(table)]
+        if masters:
+            return _best(table, masters, lambda card: 0)
         led = led_suit(table, trump, plays, named)
         following = [(seat, card) for seat, card in plays if effective_suit(table, card, trump) == led]
-        return max(following, key=lambda sc: plain_strength(table, sc[1], trump))[0]
+        return _best(table, following, lambda card: plain_strength(table, card, trump))
     trumps = [(seat, card) for seat, card in plays if effective_suit(table, card, trump) == trump]
     if trumps:
-        return max(trumps, key=lambda sc: trump_strength(table, sc[1], trump))[0]
+        return _best(table, trumps, lambda card: trump_strength(table, card, trump))
     led = effective_suit(table, plays[0][1], trump)
     following = [(seat, card) for seat, card in plays if effective_suit(table, card, trump) == led]
-    return max(following, key=lambda sc: plain_strength(table, sc[1]))[0]
+    return _best(table, following, lambda card: plain_strength(table, card))
 
 
 def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[tuple[int, str]],
@@ -94,8 +127,27 @@ def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[
     led = led_suit(table, trump, trick, named)
     follow = {card for card in hand if effective_suit(table, card, trump) == led}
     if follow and trump in (NT, NL) and (table["ranking"].get("no-trump") or {}).get("master-play") == "any-time":
-        follow |= {card for card in hand if card == master(table)}
-    return follow or set(hand)
+        follow |= {card for card in hand if _plain(card) == master(table)}
+    must = set(next(s for s in table["hand"] if s["kind"] == "play").get("must", ()))
+
+    def winners(cards: set[str]) -> set[str]:
+        """The cards that would win the trick if played now."""
+        seat = len(trick) + 100
+        return {card for card in cards if trick_winner(table, trump, trick + [(seat, card)], named) == seat}
+
+    if follow:
+        if "head" in must and winners(follow):
+            return winners(follow)
+        return follow
+    trumps = {card for card in hand if trump not in (NT, NL) and effective_suit(table, card, trump) == trump}
+    if trumps:
+        trumped = any(effective_suit(table, card, trump) == trump for _, card in trick)
+        if "overtrump" in must and trumped and winners(trumps):
+            trumps = winners(trumps)
+        if "trump" in must:
+            return trumps
+        return {card for card in hand if effective_suit(table, card, trump) != trump} | trumps
+    return set(hand)
 
 
 def units(table: dict[str, Any]) -> list[list[int]]:
