@@ -169,8 +169,17 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         if kind == "give" and t["players"]["sides"] not in ("teams", "maker-and-called"):
             yield where + ("givers",), "the partner's best card needs partners (sides: teams)"
     plays = [i for i, s in enumerate(steps) if s["kind"] == "play"]
-    if len(plays) != 1 or plays[0] != len(steps) - 1:
-        yield ("hand",), "a hand has exactly one `play` step, the last"
+    after_play = steps[plays[0] + 1:] if len(plays) == 1 else []
+    if len(plays) != 1 or any(s["kind"] != "offer" or s.get("effect") != "claim-renege" for s in after_play):
+        yield ("hand",), "a hand has exactly one `play` step, the last but for renege claims after it (offers with effect: claim-renege)"
+    for i, step in enumerate(steps):
+        if step["kind"] == "offer" and step.get("effect") == "claim-renege" and not (
+                after_play and step in after_play and steps[plays[0]].get("renege") == "allowed"):
+            yield ("hand", i, "effect"), "a renege claim comes after a `play` step with renege: allowed"
+        if step["kind"] == "offer" and step.get("effect") == "score" and "points" not in step:
+            yield ("hand", i), "a declaration (effect: score) needs `points`"
+        if step["kind"] == "make-trumps" and step.get("low-no-trump") and step["action"] != "call":
+            yield ("hand", i, "low-no-trump"), "low no-trumps can only be named (action: call)"
     if not trumps_made_by:
         yield ("hand",), "no step makes trumps"
     for path, condition in _conditions(steps, ("hand",)):

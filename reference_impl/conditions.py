@@ -175,6 +175,8 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
         return lambda state, seat, unit: low <= sum(state.tricks_won[s] for s in _self_seats(state, seat, unit)) <= high
     if key == "self-in-hand":
         return lambda state, seat, unit: any(state.active >> s & 1 for s in _self_seats(state, seat, unit)) == value
+    if key == "holds" and value["of"].get("trumps"):
+        return _holds_trumps(rules, value)
     if key == "holds":
         mask = card_mask(rules, value["of"])
         at_least, at_most, only = value.get("at-least"), value.get("at-most"), value.get("only", False)
@@ -191,6 +193,12 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
                     return False
             return True
         return holds
+    if key == "stood":
+        return _stood_atom(value)
+    if key == "reneged":
+        return lambda state, seat, unit: bool(state.claimable(seat)) if seat >= 0 else False
+    if key == "renege-claimed":
+        return _renege_claimed_atom(value)
     if key == "counter":
         ident, at_least = value["id"], value.get("at-least")
 
@@ -216,6 +224,53 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
         inner = compile_condition(rules, value)
         return lambda state, seat, unit: not inner(state, seat, unit)
     raise SpecError(f"unknown condition {key!r}")
+
+
+def _holds_trumps(rules: "Rules", value: Mapping[str, Any]) -> Predicate:
+    """``holds`` of a card set narrowed to the trump suit in force (the king of trumps):
+    one mask per trump context, compiled once; nothing is a trump before trumps are made
+    or at no-trumps."""
+    base = card_mask(rules, value["of"])
+    masks = tuple(base & rules.suit_mask[ctx][ctx] if ctx < rules.NT else 0 for ctx in range(len(rules.suit_mask)))
+    at_least, at_most = value.get("at-least", 1), value.get("at-most")
+
+    def holds(state: "State", seat: int, unit: int) -> bool:
+        mask = masks[state.trump] if state.trump >= 0 else 0
+        for s in _self_seats(state, seat, unit):
+            count = bin(state.hands[s] & mask).count("1")
+            if count < at_least or (at_most is not None and count > at_most):
+                return False
+        return True
+    return holds
+
+
+def _stood_atom(value: str) -> Predicate:
+    """Who stood in an exchange by proposal: ``self`` (the seat or unit considered played
+    without proposing, or refused, before any exchange), ``other``, or ``nobody``."""
+    def stood(state: "State", seat: int, unit: int) -> bool:
+        if state.stood < 0:
+            return value == "nobody"
+        mine = state.stood in _self_seats(state, seat, unit)
+        return mine if value == "self" else not mine if value == "other" else False
+    return stood
+
+
+def _renege_claimed_atom(value: str) -> Predicate:
+    """Against whom a renege was claimed this hand: ``makers``, ``defenders``, ``both`` (the
+    claims cancel), or ``none``."""
+    def claimed(state: "State", seat: int, unit: int) -> bool:
+        makers = 0
+        for s in state.maker_side():
+            makers |= 1 << s
+        against_makers, against_defenders = bool(state.claimed & makers), bool(state.claimed & ~makers)
+        if value == "makers":
+            return against_makers and not against_defenders
+        if value == "defenders":
+            return against_defenders and not against_makers
+        if value == "both":
+            return against_makers and against_defenders
+        return not state.claimed
+    return claimed
 
 
 def _self_atom(rules: "Rules", role: str) -> Predicate:

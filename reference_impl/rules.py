@@ -199,7 +199,7 @@ class Rules:
         """An upper bound on the decisions one hand can take (perft never looks further:
         every sequence ends with the hand): every step's most decisions, then every card
         played and, where the master card's leader names its suit, one naming per trick."""
-        from .steps import AUCTION, EXCHANGE, GIVE, MAKE_TRUMPS, NAME, OFFER
+        from .steps import AUCTION, EXCHANGE, GIVE, MAKE_TRUMPS, NAME, OFFER, PROPOSE
         n, total = self.n, 0
         for step in self.steps:
             if step.kind == NAME:
@@ -214,6 +214,9 @@ class Rules:
                 total += sum(1 for take in step.takes if take.optional) + (1 if self.has_upcard else 0) + self.widow_size
             elif step.kind == GIVE:
                 total += 3 * max(1, max((len(u) for u in self.units), default=1))
+            elif step.kind == PROPOSE:         # each exchange takes a card of the stock at least
+                stock = self.n_cards - self.n * self.hand_size
+                total += 1 + stock * (2 + 2 * (self.hand_size + 1))
         play = n * self.hand_size + (self.hand_size if self.master_names_suit else 0)
         return total + play
 

@@ -34,6 +34,7 @@ from .scoring import award_points, recipients
 from .steps import (ALONE, AUCTION, BIDDING, DEFEND_ALONE, EXCHANGE, FORCE_BID, GIVE, MAKE_TRUMPS, NAME, OFFER,
                     PARTNER, PROPOSAL, QUEUE_DEFENDERS, QUEUE_EVERYONE, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS,
                     NO_STEP, SET_TRUMPS, SIT_OUT, SWAP, THROW_IN, TRUMPS, Step)
+from .steps import CLAIM, MISDEAL, PROPOSE, SCORE
 from .steps import PLAY as PLAY_STEP
 
 # Phases with fixed names (a step names its own decisions' phase; see the table's `hand`).
@@ -48,6 +49,9 @@ GAME_OVER = "game-over"
 # What the state waits for (dispatch of legal actions and of apply).
 (M_NONE, M_NAME, M_MAKE, M_AUCTION, M_OFFER, M_TAKE_OFFER, M_DISCARD, M_GIVE, M_TAKE_BEST, M_PLAY,
  M_MASTER) = range(11)
+# An exchange by proposal (propose or stand; accept or refuse; discard then draw), and the play
+# where a card the play rules forbid may still be played (a renege, claimed after the hand).
+M_PROPOSE, M_RESPOND, M_EXCHANGE, M_FREE_PLAY = range(11, 15)
 # What a finished discard goes back to.
 AFTER_EXCHANGE, AFTER_GIVE, AFTER_SWAP = range(3)
 
@@ -61,7 +65,8 @@ class State:
                  "discarded", "pending", "cursor", "step", "queue", "offered", "auction_passed", "high_bid",
                  "high_bidder", "leader", "trick", "led", "tricks", "tricks_won", "next_of", "n_active",
                  "hand_points", "last_row", "winner", "events", "upcard_taken", "thrown_in", "partner",
-                 "partner_shown", "called", "swap_seat", "givers")
+                 "partner_shown", "called", "swap_seat", "givers", "stood", "exchanges", "exchange_count",
+                 "reneged", "claimed", "declared")
 
     def __init__(self, rules: Rules, dealer: int, scores: Sequence[int] | None = None):
         self.rules = rules
@@ -127,6 +132,12 @@ class State:
         self.called = -1
         self.swap_seat = -1
         self.givers: list[int] = []
+        self.stood = -1                     # the seat that stood: played without proposing, or refused, before any exchange
+        self.exchanges = 0                  # exchanges made by proposal this hand
+        self.exchange_count = 0             # cards laid out so far by the seat exchanging
+        self.reneged = 0                    # seats that played a card the play rules forbid (where that is allowed)
+        self.claimed = 0                    # the seats of those a renege was claimed against
+        self.declared: list[int] = [0] * len(self.rules.units)   # points scored at once this hand (declarations)
 
     # -- the public surface ---------------------------------------------------------------------
     def is_chance_node(self) -> bool:
@@ -254,6 +265,12 @@ class State:
         other.partner_shown = self.partner_shown
         other.called = self.called
         other.swap_seat = self.swap_seat
+        other.stood = self.stood
+        other.exchanges = self.exchanges
+        other.exchange_count = self.exchange_count
+        other.reneged = self.reneged
+        other.claimed = self.claimed
+        other.declared = self.declared[:]
         other.scores = self.scores[:]
         other.hands = self.hands[:]
         other.kitty = self.kitty[:]
@@ -347,6 +364,9 @@ class State:
                 if _BEGIN[step.kind](self, step):        # waits for a decision, or ended the hand
                     return
             self.cursor += 1
+        if len(self.tricks) == self.rules.hand_size:       # the steps after the play are done
+            self._score_hand()
+            return
         raise SpecError(f"{self.rules.id}: the hand's steps ended without a play")
 
     def _next(self) -> None:
@@ -417,6 +437,8 @@ class State:
                 legal.append(token)
         if step.no_trump:
             legal.append(r.call_token[r.NT])
+        if step.low_no_trump:
+            legal.append(r.call_token[r.NL])
         return legal
 
     def _apply_make(self, action: str, arg: int) -> None:
@@ -583,6 +605,16 @@ class State:
         elif effect == SIT_OUT:
             self.active &= ~(1 << seat)
             self.events.append(("drop", seat))
+        elif effect == SCORE:
+            return self._score_at_once(step, seat)
+        elif effect == MISDEAL:
+            self.events.append(("misdeal", seat))
+            self._throw_in(same_dealer=step.same_dealer)
+            return True
+        elif effect == CLAIM:
+            against = self.claimable(seat)
+            self.claimed |= against
+            self.events.append(("renege-claim", seat, tuple(s for s in range(self.rules.n) if against >> s & 1)))
         elif effect == SWAP:
             self.swap_seat = seat
             self.discards = [[seat, step.swap_count]]
@@ -742,6 +774,113 @@ class State:
         if not self._next_giver():
             self._next()
 
+    # declarations, misdeals, renege claims (offers' effects) ------------------------------------------
+    def _score_at_once(self, step: Step, seat: int) -> bool:
+        """A declaration: the seat's side scores the step's points now, which may end the game
+        (True then: nothing more is asked)."""
+        r = self.rules
+        unit = r.unit_of[seat]
+        self.scores[unit] += step.points
+        self.declared[unit] += step.points
+        self.events.append(("declare", seat, step.id, step.points, tuple(self.scores)))
+        if self._reached(unit) and (r.win_requires is None or r.win_requires(self, -1, unit)):
+            self.hand_points = list(self.declared)
+            self._end_game(unit)
+            return True
+        return False
+
+    def claimable(self, seat: int) -> int:
+        """The seats of other sides than ``seat``'s that reneged this hand and have not been
+        claimed against yet (a bitmask)."""
+        own = 1 << seat
+        for partner in self._partners(seat):
+            own |= 1 << partner
+        return self.reneged & ~self.claimed & ~own
+
+    # an exchange by proposal ----------------------------------------------------------------------------
+    def _begin_propose(self, step: Step) -> bool:
+        self.exchanges = 0
+        return self._ask_proposal()
+
+    def _ask_proposal(self) -> bool:
+        """The proposer proposes an exchange or stands; False (the step is over) when the
+        stock can no longer serve one, or the table's number of exchanges has been made."""
+        step = self.step
+        seat = step.who(self)
+        if seat < 0 or len(self.kitty) < step.min_discard or (step.max_exchanges and self.exchanges >= step.max_exchanges):
+            return False
+        return self._wait(M_PROPOSE, step.phase, seat)
+
+    def _legal_propose(self) -> list[str]:
+        return ["stand", "propose"]
+
+    def _apply_propose(self, action: str, arg: int) -> None:
+        if action == "stand":
+            if self.exchanges == 0:
+                self.stood = self.to_act
+            self.events.append(("stand", self.to_act))
+            self._next()
+            return
+        self._wait(M_RESPOND, self.step.phase, self.step.responder(self))
+
+    def _legal_respond(self) -> list[str]:
+        return ["refuse", "accept"]
+
+    def _apply_respond(self, action: str, arg: int) -> None:
+        if action == "refuse":
+            if self.exchanges == 0:
+                self.stood = self.to_act
+            self.events.append(("refuse", self.to_act))
+            self._next()
+            return
+        self.exchange_count = 0
+        self._wait(M_EXCHANGE, DISCARD_PHASE, self.step.who(self))
+
+    def _exchange_minimum(self) -> int:
+        step = self.step
+        least = step.min_discard if self.to_act == step.who(self) else step.responder_min_discard
+        return min(least, len(self.kitty))
+
+    def _legal_exchange(self) -> list[str]:
+        legal = ["draw"] if self.exchange_count >= self._exchange_minimum() else []
+        if self.exchange_count < len(self.kitty):
+            legal += self.rules.discard_tokens(self.hands[self.to_act])
+        return legal
+
+    def _apply_exchange(self, action: str, arg: int) -> None:
+        seat = self.to_act
+        if action != "draw":
+            self.hands[seat] &= ~(1 << arg)
+            self.discarded.append(arg)
+            self.exchange_count += 1
+            return
+        count = self.exchange_count
+        laid = self.discarded[len(self.discarded) - count:] if count else []
+        taken, self.kitty = self.kitty[:count], self.kitty[count:]
+        for card in taken:
+            self.hands[seat] |= 1 << card
+        names = self.rules.card_names
+        self.events.append(("exchange", seat, [names[c] for c in laid], [names[c] for c in taken]))
+        self.exchange_count = 0
+        if seat == self.step.who(self):
+            self._wait(M_EXCHANGE, DISCARD_PHASE, self.step.responder(self))
+            return
+        self.exchanges += 1
+        if not self._ask_proposal():
+            self._next()
+
+    # the play where reneging is allowed ------------------------------------------------------------------
+    def _legal_free_play(self) -> list[str]:
+        return self.rules.play_tokens(self.hands[self.to_act])
+
+    def _apply_free_play(self, action: str, arg: int) -> None:
+        """Any card held may be played; one the play rules forbid is a renege, remembered for
+        a claim after the last trick."""
+        if not self._playable() >> arg & 1:
+            self.reneged |= 1 << self.to_act
+            self.events.append(("renege", self.to_act, self.rules.card_names[arg]))
+        self._play(arg)
+
     # the play ------------------------------------------------------------------------------------------
     def _begin_play(self, step: Step) -> bool:
         r = self.rules
@@ -763,7 +902,7 @@ class State:
         self.n_active = bin(active).count("1")
         self.leader = start
         self.trick, self.led = [], -1
-        return self._wait(M_PLAY, PLAY_PHASE, start)
+        return self._wait(M_FREE_PLAY if step.renege else M_PLAY, PLAY_PHASE, start)
 
     def _playable(self) -> int:
         """The bitmask of cards the seat to act may play: follow the effective suit led if
@@ -861,7 +1000,7 @@ class State:
     def _apply_master_suit(self, action: str, arg: int) -> None:
         self.led = arg
         self.events.append(("master-suit", self.rules.suits[arg]))
-        self.mode, self.phase = M_PLAY, PLAY_PHASE
+        self.mode, self.phase = (M_FREE_PLAY if self.step.renege else M_PLAY), PLAY_PHASE
         if len(self.trick) == self.n_active:
             self._finish_trick()
         else:
@@ -884,7 +1023,11 @@ class State:
         self.tricks_won[winner] += 1
         if len(self.tricks) == self.rules.hand_size:
             self.trick = []
-            self._score_hand()
+            if self.cursor + 1 < len(self.rules.steps):    # steps after the play (a claim) come first
+                self.mode, self.to_act = M_NONE, -1
+                self._next()
+            else:
+                self._score_hand()
             return
         self.trick, self.led = [], -1
         self.leader = self.to_act = winner
@@ -908,7 +1051,7 @@ class State:
             scores[unit] += amount
         if r.counters:
             self._count(points)
-        self.hand_points = points
+        self.hand_points = [p + d for p, d in zip(points, self.declared)] if any(self.declared) else points
         self.last_row = row.id
         self.events.append(("score", row.id, tuple(points), tuple(scores)))
         self._check_game_over(points)
@@ -1059,6 +1202,12 @@ class State:
         }
         if self.counters:
             view["counters"] = {key: list(values) for key, values in self.counters.items()}
+        if any(step.renege for step in r.steps):
+            claimed = [s for s in range(r.n) if self.claimed >> s & 1]
+            view["reneges"] = [s for s in range(r.n) if self.reneged >> s & 1] if seat is None else claimed
+            view["renege_claims"] = claimed
+        if any(step.kind == PROPOSE for step in r.steps):
+            view["stood"] = self.stood if self.stood >= 0 else None
         if r.sides == CALLED:
             known = seat is None or self.partner_shown or seat == self.partner
             view["called_card"] = names[self.called] if self.called >= 0 else None
@@ -1076,16 +1225,21 @@ _LEGAL = {
     M_NONE: _none, M_NAME: State._legal_name, M_MAKE: State._legal_make, M_AUCTION: State._legal_auction,
     M_OFFER: State._legal_offer, M_TAKE_OFFER: State._legal_take, M_DISCARD: State._legal_discard,
     M_GIVE: State._legal_give, M_TAKE_BEST: State._legal_take, M_MASTER: State._legal_master,
+    M_PROPOSE: State._legal_propose, M_RESPOND: State._legal_respond, M_EXCHANGE: State._legal_exchange,
+    M_FREE_PLAY: State._legal_free_play,
 }
 _APPLY = {
     M_NAME: State._apply_name, M_MAKE: State._apply_make, M_AUCTION: State._apply_auction,
     M_OFFER: State._apply_offer, M_TAKE_OFFER: State._apply_take_offer, M_DISCARD: State._apply_discard,
     M_GIVE: State._apply_give, M_TAKE_BEST: State._apply_take_best, M_MASTER: State._apply_master_suit,
+    M_PROPOSE: State._apply_propose, M_RESPOND: State._apply_respond, M_EXCHANGE: State._apply_exchange,
+    M_FREE_PLAY: State._apply_free_play,
 }
 _BEGIN = {
     NAME: State._begin_name, MAKE_TRUMPS: State._begin_make, AUCTION: State._begin_auction,
     FORCE_BID: State._begin_force_bid, SET_TRUMPS: State._begin_set_trumps, THROW_IN: State._begin_throw_in,
     OFFER: State._begin_offer, EXCHANGE: State._begin_exchange, GIVE: State._begin_give, PLAY_STEP: State._begin_play,
+    PROPOSE: State._begin_propose,
 }
 
 

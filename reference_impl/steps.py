@@ -24,12 +24,17 @@ KINDS = {"name": NAME, "make-trumps": MAKE_TRUMPS, "auction": AUCTION, "force-bi
          "set-trumps": SET_TRUMPS, "throw-in": THROW_IN, "offer": OFFER, "exchange": EXCHANGE, "give": GIVE,
          "play": PLAY}
 BIDDING = frozenset({MAKE_TRUMPS, AUCTION, FORCE_BID, SET_TRUMPS, THROW_IN})
+PROPOSE = 10                           # an exchange by proposal: propose or stand, accept or refuse, discard and draw
+KINDS["propose"] = PROPOSE
 
 # What an accepted offer, or a name, does.
 PROPOSAL, TRUMPS, PARTNER, ALONE, DEFEND_ALONE, SIT_OUT, SWAP = range(7)
 EFFECTS = {"proposal": PROPOSAL, "trumps": TRUMPS, "partner": PARTNER, "alone": ALONE,
            "defend-alone": DEFEND_ALONE, "sit-out": SIT_OUT, "swap-with-kitty": SWAP}
 NAME_PHASES = {PROPOSAL: "benny-suit", TRUMPS: "name-trumps", PARTNER: "call-partner"}
+# Offers whose acceptance scores at once (a declaration), calls a misdeal, or claims a renege.
+SCORE, MISDEAL, CLAIM = 7, 8, 9
+EFFECTS.update({"score": SCORE, "misdeal": MISDEAL, "claim-renege": CLAIM})
 
 # Who is asked by an offer.
 QUEUE_DEFENDERS, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS, QUEUE_EVERYONE = range(4)
@@ -76,6 +81,7 @@ class Step:
     order: bool = False                              # accept the proposal (else name a suit)
     turned_down_allowed: bool = False
     no_trump: bool = False
+    low_no_trump: bool = False                       # low no-trumps (`call:NL`) may be named too
     stuck: SeatFunction = nobody                     # the seat that may not pass, or nobody
     # auction
     bids: tuple[int, ...] = ()                       # indices into Rules.bid_list
@@ -94,6 +100,14 @@ class Step:
     forced: Predicate = never
     swap_count: int = 0
     swap_mask: int = 0
+    points: int = 0                                  # offer with `score`: what the accepting seat's side scores at once
+    # propose (the proposer is `who`)
+    responder: SeatFunction = nobody
+    min_discard: int = 1                             # the fewest cards the proposer lays out in an exchange
+    responder_min_discard: int = 0                   # the fewest the responder lays out
+    max_exchanges: int = 0                           # 0: as many as the stock allows
+    # play
+    renege: bool = False                             # a card the play rules forbid may be played, to be claimed later
     # exchange
     takes: tuple[Take, ...] = ()
     may_discard_taken: bool = True
@@ -129,6 +143,8 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
         common: dict[str, Any] = {"id": spec["id"], "kind": kind, "clause": clause,
                                   "when": compile_condition(rules, spec.get("when"))}
         phase = spec.get("phase")
+        if kind == PLAY and spec.get("renege") == "allowed":
+            common["renege"] = True
         if kind == NAME:
             effect = EFFECTS[spec["effect"]]
             step = Step(phase=phase or NAME_PHASES[effect], who=seat_function(rules, spec["who"]),
@@ -137,7 +153,7 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             rounds += 1
             step = Step(phase=phase or f"bid-round-{rounds}", number=rounds, start=seat_function(rules, spec["from"]),
                         order=spec["action"] == "order", turned_down_allowed=spec.get("turned-down") == "allowed",
-                        no_trump=bool(spec.get("no-trump")),
+                        no_trump=bool(spec.get("no-trump")), low_no_trump=bool(spec.get("low-no-trump")),
                         stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else nobody, **common)
         elif kind == AUCTION:
             first = len(rules.bid_list)
@@ -171,7 +187,15 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                         eligible=compile_condition(rules, spec["eligible"]) if "eligible" in spec else always,
                         forced=compile_condition(rules, spec["forced"]) if "forced" in spec else never,
                         swap_count=swap.get("count", 0),
-                        swap_mask=card_mask(rules, swap["of"]) if "of" in swap else rules.full_mask, **common)
+                        swap_mask=card_mask(rules, swap["of"]) if "of" in swap else rules.full_mask,
+                        points=spec.get("points", 0), same_dealer=spec.get("next-dealer", "same") == "same", **common)
+        elif kind == PROPOSE:
+            exchange = spec.get("exchange") or {}
+            step = Step(phase=phase or "propose", who=seat_function(rules, spec["proposer"]),
+                        responder=seat_function(rules, spec["responder"]),
+                        min_discard=exchange.get("proposer-at-least", 1),
+                        responder_min_discard=exchange.get("responder-at-least", 0),
+                        max_exchanges=spec.get("exchanges", 0), **common)
         elif kind == EXCHANGE:
             takes = tuple(Take(seat_function(rules, take["who"]), take["from"],
                                compile_condition(rules, take.get("when")), bool(take.get("optional")))
@@ -198,7 +222,11 @@ def offer_tokens(table: Mapping[str, Any]) -> set[str]:
         if spec["kind"] == "offer":
             words.add(spec["accept"])
             words.add(spec.get("decline", "pass"))
+        elif spec["kind"] == "propose":
+            words.update(PROPOSE_WORDS)
     return words
 
+
+PROPOSE_WORDS = ("propose", "stand", "accept", "refuse", "draw")   # the words of an exchange by proposal
 
 __all__ = ["Step", "Take", "Bid", "NO_STEP", "compile_steps", "offer_tokens", "Callable"]

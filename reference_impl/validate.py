@@ -28,10 +28,15 @@ def option_trials(table: dict[str, Any]) -> list[dict[str, Any]]:
             if value == option["default"]:
                 continue
             selection = {key: value}
+            possible = True
             for other, wanted in (choice_for(key, option, value).patch.get("requires") or {}).items():
                 if other in declared and not meets(wanted, declared[other]["default"]):
+                    if not any(meets(wanted, v) for v in values_of(declared[other])):
+                        possible = False      # this table restricts `other` so that the value can never be chosen
+                        break
                     selection[other] = satisfying(declared[other], wanted)
-            trials.append(selection)
+            if possible:
+                trials.append(selection)
     return trials
 
 

@@ -122,8 +122,8 @@ def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[
     """Follow the effective suit led if able; otherwise anything. At no-trumps the master
     card belongs to no suit: it never follows, but may be played any time where the table
     says so."""
-    if not trick:
-        return set(hand)
+    if not trick or next(s for s in table["hand"] if s["kind"] == "play").get("renege") == "allowed":
+        return set(hand)               # a lead, or a play where reneging is allowed (claimed after the hand)
     led = led_suit(table, trump, trick, named)
     follow = {card for card in hand if effective_suit(table, card, trump) == led}
     if follow and trump in (NT, NL) and (table["ranking"].get("no-trump") or {}).get("master-play") == "any-time":
@@ -226,6 +226,17 @@ def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any]
                 raise NotImplementedError(f"the oracle does not read self: {value}")
             if not wanted[value]:
                 return False
+        if key == "renege-claimed":
+            against = set(hand.get("renege_claims") or ())
+            makers, defenders = bool(against & set(side)), bool(against - set(side))
+            wanted = {"makers": makers and not defenders, "defenders": defenders and not makers,
+                      "both": makers and defenders, "none": not against}
+            if not wanted[value]:
+                return False
+        if key == "stood":
+            stood = hand.get("stood")
+            if value != ("nobody" if stood is None else "self" if unit is not None and stood in unit else "other"):
+                return False
         if key == "any" and not any(holds(table, hand, part, unit) for part in value):
             return False
         if key == "all" and not all(holds(table, hand, part, unit) for part in value):
@@ -233,7 +244,8 @@ def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any]
         if key == "not" and holds(table, hand, value, unit):
             return False
         if key not in {"maker-tricks", "defender-tricks", "made", "alone", "defender-alone", "contract", "bid",
-                       "partner", "trump", "trick-sequence", "self-tricks", "self-in-hand", "self", "any", "all", "not"}:
+                       "partner", "trump", "trick-sequence", "self-tricks", "self-in-hand", "self", "any", "all", "not",
+                       "renege-claimed", "stood"}:
             raise NotImplementedError(f"the oracle does not read the condition {key}")
     return True
 

@@ -102,7 +102,7 @@ def check_score(rules, state, event, counters) -> None:
     assert sum(obs["tricks_won"]) == rules.hand_size
     before = [score - gained for score, gained in zip(scores, points)]
     hand = {key: obs.get(key) for key in ("maker", "partner", "alone", "defender_alone", "contract", "trump", "tricks",
-                                          "tricks_won", "sitting_out")}
+                                          "tricks_won", "sitting_out", "renege_claims", "stood")}
     expected_row, expected = oracle.hand_points(rules.table, hand, before)
     oracle.count(rules.table, hand, counters, expected)
     assert (row, list(points)) == (expected_row, expected)
