@@ -220,3 +220,50 @@ def perft(h: Hand, depth: int) -> int:
     if depth == 0 or h.to_act is None:
         return 1
     return sum(perft(apply(h, action), depth - 1) for action in legal(h))
+
+
+# -- the play alone, for any table ---------------------------------------------------------------------
+# Positions of tables outside the upcard family (packs with copies, the play step's `must`
+# rules, any number of players) are counted from the first lead: the seats' hands, trumps and
+# the leader are what the case states for that moment, and every seat plays (none sits out).
+@dataclass
+class Play:
+    table: dict[str, Any]
+    trump: str
+    hands: list[set[str]]
+    to_act: int | None
+    trick: list[tuple[int, str]] = field(default_factory=list)
+    tricks_played: int = 0
+
+
+def play_start(table: dict[str, Any], hands: list[list[str]], trump: str, leader: int) -> Play:
+    return Play(table, trump, [set(h) for h in hands], leader)
+
+
+def play_legal(p: Play) -> list[str]:
+    if p.to_act is None:
+        return []
+    return sorted(f"play:{c}" for c in oracle.legal_plays(p.table, p.trump, sorted(p.hands[p.to_act]), p.trick))
+
+
+def play_apply(p: Play, action: str) -> Play:
+    card = action.partition(":")[2]
+    seat = p.to_act
+    hands = [set(h) for h in p.hands]
+    hands[seat].discard(card)
+    trick = p.trick + [(seat, card)]
+    n = len(hands)
+    if len(trick) < n:
+        return Play(p.table, p.trump, hands, (seat + 1) % n, trick, p.tricks_played)
+    winner = oracle.trick_winner(p.table, p.trump, trick)
+    played = p.tricks_played + 1
+    return Play(p.table, p.trump, hands, winner if any(hands) else None, [], played)
+
+
+def play_perft(p: Play, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = play_legal(p)
+    if depth == 1:
+        return len(moves)
+    return sum(play_perft(play_apply(p, a), depth - 1) for a in moves)

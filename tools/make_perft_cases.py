@@ -2,7 +2,10 @@
 """Write the perft cases: tools/perft_positions.yaml -> conformance/corpus/perft/<id>.yaml.
 
 Each count is the reference interpreter's; tests/test_perft.py confirms every one with an
-independent enumerator (and OpenSpiel where the options are the ones it implements).
+independent enumerator (and OpenSpiel where the options are the ones it implements). A
+position of another table than ``euchre`` (``variant``) starts at the first lead: its case
+states the phase, the seat to lead and trumps (``play_start``, written by hand in the
+positions file), and the brute-force counter of the play alone starts from that statement.
 """
 
 from __future__ import annotations
@@ -27,15 +30,22 @@ def main() -> int:
     out = ROOT / "conformance" / "corpus" / "perft"
     out.mkdir(parents=True, exist_ok=True)
     for position in spec["positions"]:
-        rules = load_rules("euchre", position["options"])
+        variant = position.get("variant", "euchre")
+        rules = load_rules(variant, position["options"])
         deal = position["deal"]
         state = State(rules, position["dealer"])
-        state.deal(Deal(tuple(tuple(h.split()) for h in deal["hands"]), deal["upcard"], (), tuple(deal["kitty"].split())))
+        state.deal(Deal(tuple(tuple(h.split()) for h in deal["hands"]), deal.get("upcard"), (),
+                        tuple(deal.get("kitty", "").split())))
         steps = []
         for action in position["steps"]:
             steps.append({"seat": state.to_act, "action": action})
             state.apply(action)
-        confirmed = ["tests/perft_oracle.py (brute force)"]
+        stated = position.get("play_start")
+        if stated is not None:
+            stated = {"phase": "play", **stated}
+            if steps:
+                steps[-1]["expect"] = stated
+        confirmed = ["tests/perft_oracle.py (brute force)" if variant == "euchre" else "tests/perft_oracle.py (brute force, the play)"]
         if position["options"] == OPENSPIEL_OPTIONS:
             confirmed.append("OpenSpiel euchre (tests/openspiel_perft.py)")
         counts = []
@@ -44,11 +54,13 @@ def main() -> int:
             if position.get("divide") == depth:
                 count["divide"] = divide(state, depth)
             counts.append(count)
+        hand = {"deal": deal, **({"after_deal": stated} if stated is not None and not steps else {}),
+                "steps": steps, "perft": counts}
         case = {
-            "id": position["id"], "title": position["title"], "variant": "euchre", "options": position["options"],
-            "clauses": ["round-1", "follow-suit"], "tags": ["perft"],
+            "id": position["id"], "title": position["title"], "variant": variant, "options": position["options"],
+            "clauses": position.get("clauses", ["round-1", "follow-suit"]), "tags": ["perft"],
             "setup": {"dealer": position["dealer"]},
-            "hands": [{"deal": deal, "steps": steps, "perft": counts}],
+            "hands": [hand],
         }
         text = ("# Perft case written by tools/make_perft_cases.py from tools/perft_positions.yaml.\n"
                 "# Counts: the reference interpreter's, confirmed by the enumerators named in confirmed_by.\n")
