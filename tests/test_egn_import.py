@@ -257,3 +257,19 @@ def test_lone_hands_score_what_the_ruleset_says():
     points = [max(h["expect"]["hand_points"]) for h in case["hands"] if h.get("expect", {}).get("hand_points")]
     assert 5 in points and 3 in points
     assert {"lone-march", "lone-euchre"} <= set(case["clauses"])
+
+
+def test_a_record_that_stops_after_the_call_without_isalone_stops_before_the_lone_call(tmp_path):
+    record = json.loads((FIXTURES / "hand-written-order.egn").read_text())
+    deal = record["deals"][0]
+    deal["phases"] = [deal["phases"][0]]
+    deal["phases"][0].pop("discard", None)
+    deal["phases"][0].pop("isAlone", None)
+    path = tmp_path / "stops.egn"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    stops = build_case(load_game(path), path)
+    assert steps(stops)[-1] == (1, "order")                      # the lone call is not made: the record stops
+    deal["phases"][0]["isAlone"] = False
+    path.write_text(json.dumps(record), encoding="utf-8")
+    goes_on = build_case(load_game(path), path)
+    assert steps(goes_on)[:2] == [(1, "order"), (1, "pass")]     # isAlone false: seat 1 declined to go alone

@@ -213,7 +213,9 @@ def _deal(state: State, number: int, deal: Deal, actions: list[Action]) -> dict[
         "phases": [],
     }
     if bid or hints or exchanges:
-        bidding: dict[str, Any] = {"phaseNumber": 0, "type": BIDDING, "calls": calls, "isAlone": alone}
+        bidding: dict[str, Any] = {"phaseNumber": 0, "type": BIDDING, "calls": calls}
+        if not (state.phase == "alone" and not tricks and discard is None and not exchanges):
+            bidding["isAlone"] = alone            # left out where the game stops before the lone call is made
         if defender is not None:
             bidding["aloneDefender"] = defender
         if discard is not None:

@@ -94,6 +94,7 @@ class DealRecord:
     has_bidding: bool = False
     calls: list[str] = field(default_factory=list)
     alone: bool = False
+    alone_given: bool = False                    # isAlone is in the record (absent: maybe not yet decided)
     alone_defender: int | None = None
     discard: str | None = None
     exchanges: list[Exchange] = field(default_factory=list)
@@ -471,6 +472,7 @@ def _phase(c: _Checker, phase: Any, where: str, record: DealRecord) -> str | Non
         if "isAlone" in phase:
             if isinstance(phase["isAlone"], bool):
                 record.alone = phase["isAlone"]
+                record.alone_given = True
             else:
                 c.bad(f"{where}.isAlone", f"expected a boolean, got {_kind(phase['isAlone'])}")
         if "aloneDefender" in phase and c.integer(phase["aloneDefender"], f"{where}.aloneDefender"):

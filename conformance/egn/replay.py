@@ -530,7 +530,8 @@ class _Hand:
                 if not self._discard("the kitty's cards", self.plan.laid.get(st.to_act, []), bool(rec.calls)):
                     return
             elif kind == OFFER:
-                self._offer()
+                if not self._offer():
+                    return
             elif kind == EXCHANGE and st.phase == "discard":
                 if not self._dealer_discard():
                     return
@@ -588,10 +589,15 @@ class _Hand:
         self._name("Benny led at no-trumps", hints, show_suit=False)
         return True
 
-    def _offer(self) -> None:
+    def _offer(self) -> bool:
+        """Answer an offer as the record does; False where the record stops before it (a bidding
+        that made trumps, with nothing after it and no ``isAlone``: the lone call not yet made)."""
         st, rec = self.state, self.rec
         seat, effect = st.to_act, st.step.effect
         accept = st.step.accept
+        if effect == ALONE and not (rec.alone_given or self._goes_on() or rec.discard or rec.exchanges
+                                    or rec.alone_defender is not None):
+            return False
         if effect == ALONE:
             token = accept if rec.alone else "pass"
         elif effect == DEFEND_ALONE:
@@ -622,6 +628,7 @@ class _Hand:
             step["expect"] = {"defender_alone": seat, "sitting_out": obs["sitting_out"]}
         if effect == SWAP and token == accept:
             self.features.add("swap")
+        return True
 
     def _choose_discard(self, intended: list[str]) -> tuple[str, str]:
         """A card to lay that the record does not name: one it meant (a filled card chosen to be
