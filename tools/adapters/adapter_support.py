@@ -10,9 +10,10 @@ come from the engine an adapter drives.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from jsonl_server import Refused
 
@@ -129,3 +130,25 @@ def checkout_commit(root: Path) -> str:
                 text = ref.read_text(encoding="utf-8").strip() if ref.is_file() else text
             return text
     return "unknown"
+
+
+def recording(handle: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """``handle`` unchanged, or, with ``EUCHRE_PROTOCOL_RECORD=FILE``, also appending each
+    request and what ``handle`` answered (or the category it refused with) to FILE: the
+    protocol half of a recorded exchange that the adapter tests replay without the engine."""
+    path = os.environ.get("EUCHRE_PROTOCOL_RECORD")
+    if not path:
+        return handle
+    out = open(path, "a", encoding="utf-8")
+
+    def recorded(message: dict[str, Any]) -> dict[str, Any]:
+        try:
+            reply = handle(message)
+        except Refused as exc:
+            out.write(json.dumps({"request": message, "refused": exc.category}) + "\n")
+            out.flush()
+            raise
+        out.write(json.dumps({"request": message, "reply": reply}) + "\n")
+        out.flush()
+        return reply
+    return recorded

@@ -46,7 +46,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack)
+                             declared_options_check, engine_dir, new_game_setup, pack, recording)
 from jsonl_server import Refused, serve  # noqa: E402
 from node_engine import NodeBridge, Ref, build_with_esbuild, rng  # noqa: E402
 
@@ -329,7 +329,7 @@ def main() -> int:
     except EngineMissing as exc:
         print(exc.code, file=sys.stderr)
         return 2
-    return serve(Adapter(NodeBridge(built), commit).handle)
+    return serve(recording(Adapter(NodeBridge(built), commit).handle))
 
 
 if __name__ == "__main__":

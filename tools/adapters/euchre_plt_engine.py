@@ -46,7 +46,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack)
+                             declared_options_check, engine_dir, new_game_setup, pack, recording)
 from jsonl_server import Refused, serve  # noqa: E402
 
 PACK = pack()
@@ -377,7 +377,7 @@ def main() -> int:
         return 2
     protocol_out = sys.stdout
     sys.stdout = sys.stderr           # euchre-plt prints: the protocol keeps the real stdout
-    return serve(Adapter(Engine(modules), commit).handle, sys.stdin, protocol_out)
+    return serve(recording(Adapter(Engine(modules), commit).handle), sys.stdin, protocol_out)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack)
+                             declared_options_check, engine_dir, new_game_setup, pack, recording)
 from jsonl_server import Refused, serve  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
@@ -286,7 +286,7 @@ def main() -> int:
     except EngineMissing as exc:
         print(exc.code, file=sys.stderr)
         return 2
-    return serve(Adapter(module, commit).handle)
+    return serve(recording(Adapter(module, commit).handle))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, declared_options_check,  # noqa: E402
-                             checkout_commit, engine_dir, new_game_setup, pack)
+                             checkout_commit, engine_dir, new_game_setup, pack, recording)
 from jsonl_server import Refused, serve  # noqa: E402
 
 PACK = pack()
@@ -292,7 +292,7 @@ def main() -> int:
     except EngineMissing as exc:
         print(exc.code, file=sys.stderr)
         return 2
-    return serve(Adapter(engine).handle)
+    return serve(recording(Adapter(engine).handle))
 
 
 if __name__ == "__main__":

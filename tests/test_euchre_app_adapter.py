@@ -1,0 +1,53 @@
+"""67cards (sclarke500/euchre-app) adapter: its mapping replayed on a recorded exchange (no
+node, no engine), and, where the engine is checked out (EUCHRE_APP_DIR), the suite finding
+the three defects a hand probe found."""
+
+import pytest
+
+from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+
+import euchre_app_engine as adapter
+from replay_exchange import check_cases, load, replay
+
+
+def test_recorded_exchange_replays_to_the_same_replies():
+    fixture = load(FIXTURES / "euchre_app_exchange.json")
+    for request, recorded, replayed in replay(lambda bridge, commit: adapter.Adapter(bridge, commit), fixture):
+        assert replayed == recorded, request
+
+
+def test_the_recording_shows_the_engine_accepting_another_suit_in_round_one():
+    fixture = load(FIXTURES / "euchre_app_exchange.json")
+    deal = next(item for item in fixture["protocol"] if item["request"]["type"] == "deal")
+    assert set(deal["reply"]["state"]["legal"]) == {"pass", "order", "call:C", "call:D", "call:H", "call:S"}
+    assert deal["reply"]["state"]["hands"] == deal["request"]["hands"]      # the shuffle numbers laid the deal out
+
+
+def test_shuffle_numbers_make_the_engines_fisher_yates_give_the_target():
+    target = list(reversed(adapter.ENGINE_DECK))
+    deck = list(adapter.ENGINE_DECK)
+    numbers = iter(adapter.shuffle_numbers(target))
+    for i in range(len(deck) - 1, 0, -1):                    # deck.ts shuffleDeck, as written there
+        j = int(next(numbers) * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    assert deck == target
+
+
+def test_card_ids():
+    assert adapter.card_id("TH") == "hearts-10" and adapter.token({"suit": "spades", "rank": "J"}) == "JS"
+
+
+def test_missing_engine_names_the_variable():
+    status, stderr = missing_engine_message("euchre_app_engine.py", "EUCHRE_APP_DIR")
+    assert status == 2 and "EUCHRE_APP_DIR" in stderr
+
+
+@pytest.mark.skipif(not engine_present("EUCHRE_APP_DIR"), reason="set EUCHRE_APP_DIR to a checkout of sclarke500/euchre-app")
+def test_the_suite_finds_the_three_bidding_defects():
+    cases = check_cases(ADAPTERS / "euchre_app_engine.py", ["no-lone-defence-round-*"])
+    for case_id, clause in (("no-lone-defence-round-1-only-the-upcard-suit", "round-1"),
+                            ("no-lone-defence-round-2-turned-down-suit-refused", "turned-down-suit"),
+                            ("no-lone-defence-round-2-upcard-not-ordered", "round-2")):
+        failure = cases[case_id].get("failure") or {}
+        assert cases[case_id]["outcome"] == "fail" and failure.get("actual") == "accepted", cases[case_id]
+        assert failure["clause"]["id"] == clause

@@ -1,0 +1,51 @@
+"""rlcard-500 (campbellborder/rlcard-500) adapter on five-hundred-four: its mappings on a
+recorded exchange (no engine needed), and, where the engine is checked out (RLCARD_500_DIR),
+the exchange replayed live and the suite finding its two known defects: after three passes
+the fourth player may not pass, and points for defence tricks carry a side past 490."""
+
+import pytest
+
+from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+
+import rlcard_500_engine as adapter
+from replay_exchange import check_cases, load, replay_live
+
+FIXTURE = FIXTURES / "rlcard_500_exchange.json"
+
+
+def test_the_recorded_deal_was_dealt_as_asked_and_the_fourth_player_could_not_pass():
+    fixture = load(FIXTURE)
+    deal = next(item for item in fixture["protocol"] if item["request"]["type"] == "deal")
+    assert deal["reply"]["state"]["hands"] == deal["request"]["hands"]
+    acts = [item for item in fixture["protocol"] if item["request"]["type"] == "act"]
+    assert "pass" not in acts[2]["reply"]["state"]["legal"]            # after three passes: recorded from the engine
+    assert acts[3]["reply"] == {"ok": False, "error": {"category": "illegal_action",
+                                                       "message": "rlcard-500's judger does not list 'pass'"}}
+
+
+def test_deck_order_follows_deal_cards():
+    hands = [[f"{r}{s}" for r in "56789TJQKA"] for s in "SCDH"]
+    deck = adapter.deck_order(hands, ["4D", "4H", "JK"])
+    popped = list(reversed(deck))
+    assert popped[:3] == hands[0][:3] and popped[3:6] == hands[1][:3] and popped[12] == "4D"
+    assert adapter.card_token("RJ") == adapter.card_token("RJS") == "JK" and adapter.bid_token("M") == "bid:misere"
+
+
+def test_missing_engine_names_the_variable():
+    status, stderr = missing_engine_message("rlcard_500_engine.py", "RLCARD_500_DIR")
+    assert status == 2 and "RLCARD_500_DIR" in stderr
+
+
+@pytest.mark.skipif(not engine_present("RLCARD_500_DIR"), reason="set RLCARD_500_DIR to a checkout of campbellborder/rlcard-500")
+def test_recorded_exchange_replays_live():
+    for recorded, now in replay_live(ADAPTERS / "rlcard_500_engine.py", load(FIXTURE)):
+        assert now == recorded
+
+
+@pytest.mark.skipif(not engine_present("RLCARD_500_DIR"), reason="set RLCARD_500_DIR to a checkout of campbellborder/rlcard-500")
+def test_the_suite_finds_both_defects():
+    cases = check_cases(ADAPTERS / "rlcard_500_engine.py", ["five-hundred-four-no-bid-thrown-in", "five-hundred-four-defence-stops-at-490"])
+    no_bid = cases["five-hundred-four-no-bid-thrown-in"]
+    assert no_bid["outcome"] == "fail" and "pass" in no_bid["failure"]["expected"] and "pass" not in no_bid["failure"]["actual"]
+    defence = cases["five-hundred-four-defence-stops-at-490"]
+    assert defence["outcome"] == "fail" and defence["failure"]["field"] == "hand_points", defence
