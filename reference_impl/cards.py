@@ -4,8 +4,8 @@ A card is its rank then its suit: ``9C``, ``TD`` (ten), ``JH``, ``AS``; the joke
 ``JK``. Suits are ``C D H S``; ``NT`` stands for no-trumps where a strain is named.
 
 Ranks are not a fixed vocabulary: a pack lists its own (``deck.ranks``), each a digit
-``2``-``9``, ``T`` for the ten, a two-digit number from ``11`` (Five Hundred's elevens,
-twelves and thirteens: ``11H``, ``13D``), or a capital letter (``J Q K A`` and any other).
+``2``-``9``, ``T`` for the ten, a two-digit number from ``11`` (the elevens, twelves and
+thirteens of larger packs: ``11H``, ``13D``), or a capital letter (``J Q K A`` and any other).
 The suit is always the last letter of the card (before a copy suffix), the rank the rest.
 
 A pack that holds every card more than once (``deck.copies``) names the copies apart with
@@ -103,7 +103,8 @@ def pack_cards(deck: Mapping[str, Any]) -> list[str]:
 def rank_order(deck: Mapping[str, Any]) -> tuple[str, ...]:
     """Every rank of the pack, lowest first: ``ranks`` exactly as the table writes them,
     below them any rank found only among the ``extra`` cards (in the conventional order
-    two to ace, then by name), so Five Hundred's red fours rank under its fives."""
+    two to ace, then by name): a pack of fives to aces with two red fours ranks them under
+    the fives."""
     listed = list(deck["ranks"])
     others = {rank_of(c) for c in deck.get("extra", [])} - set(listed) - {None}
     below = sorted(others, key=lambda r: (CONVENTIONAL.index(r) if r in CONVENTIONAL else len(CONVENTIONAL), r))
