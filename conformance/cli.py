@@ -304,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_corpus_commands(sub)
     from .egn_commands import add_egn_commands; add_egn_commands(sub)  # noqa: E702 - egn import | check | export
     add_fuzz_commands(sub)
+    from .report_tools import add_report_commands; add_report_commands(sub)  # noqa: E702 - report diff | badge | summary | history
 
     cache = sub.add_parser("cache", help="the on-disk cache of parsed and validated files")
     cache_sub = cache.add_subparsers(dest="cache_command", required=True, metavar="ACTION")

@@ -1,0 +1,418 @@
+"""``euchre-spec report``: what engine authors ask of a conformance suite's results, read from
+the JSON Lines reports ``check --json`` writes.
+
+- ``report diff OLD NEW``: what regressed, what was fixed and what is new between two runs,
+  by case and by the rule clause of the failing step; exit status 1 when something regressed
+  (or a new case fails), for CI.
+- ``report badge REPORT``: an SVG badge (passed of run), drawn here, offline.
+- ``report summary REPORT``: Markdown for a CI job summary (``>> $GITHUB_STEP_SUMMARY``): the
+  engine, its version and declared rules, the counts, the failures by clause, the known
+  failures with their bug-tracker links.
+- ``report history DIR``: an engine's reports kept by version (``DIR/<version>.jsonl``, as
+  tools/publish_reports.py keeps them), oldest first, each compared with the one before.
+
+A baseline (skip file) entry may carry a bug-tracker link in its reason
+(``case-id  # https://github.com/owner/engine/issues/12``); ``check --skip`` copies the reason
+into the report's ``expected-fail`` line, where these commands and the compliance page find
+the link.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any, Iterable
+
+from .console import error, plain
+from .report import read_jsonl
+from .runner import FAILING, OUTCOMES
+from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file
+
+NOT_RUN = frozenset({"skipped", "unsupported"})
+GOOD = frozenset({"pass", "expected-fail"})      # expected-fail: a known failure, listed in the baseline
+URL = re.compile(r"https?://[^\s)>\]]+")
+
+
+# -- reading ----------------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """One report: its header, its cases by id, its footer."""
+
+    path: Path
+    header: dict[str, Any]
+    cases: dict[str, dict[str, Any]]
+    footer: dict[str, Any] | None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def engine(self) -> dict[str, Any]:
+        return self.header.get("engine") or {}
+
+    @property
+    def name(self) -> str:
+        return str(self.engine.get("name") or self.path.stem)
+
+    @property
+    def version(self) -> str:
+        return str(self.engine.get("version") or "?")
+
+    def counts(self) -> Counter:
+        return Counter(line.get("outcome", "?") for line in self.cases.values())
+
+    def ran(self) -> int:
+        counts = self.counts()
+        return sum(counts.values()) - sum(counts[o] for o in NOT_RUN)
+
+    def failing(self) -> list[dict[str, Any]]:
+        return [line for line in self.cases.values() if line.get("outcome") in FAILING]
+
+
+def read_run(path: str | Path) -> Run:
+    """A report; a file that is not one is a usage error naming the file and its first problem."""
+    path = Path(path)
+    try:
+        head, lines, foot, problems = read_jsonl(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the report {path}: {exc}") from None
+    if not head:
+        raise UsageError(f"{path} is not a report of euchre-spec check --json: {problems[0] if problems else 'empty'}")
+    return Run(path, head, {line.get("id", f"?{i}"): line for i, line in enumerate(lines)}, foot, problems)
+
+
+def clause_of(line: dict[str, Any]) -> str:
+    """The rule clause a failing case's report line cites (the runner traces it), else its first clause."""
+    failure = line.get("failure") or {}
+    clause = (failure.get("clause") or {}).get("id")
+    return clause or (line.get("clauses") or ["(no clause)"])[0]
+
+
+def difference(line: dict[str, Any]) -> str:
+    """A failing line's first difference, in one short line."""
+    failure = line.get("failure") or {}
+    where = failure.get("where") or ""
+    expected, actual = failure.get("expected"), failure.get("actual")
+    if failure.get("field") == "legal" and isinstance(expected, list) and isinstance(actual, list):
+        missing, extra = sorted(set(expected) - set(actual)), sorted(set(actual) - set(expected))
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + ([f"extra {', '.join(extra)}"] if extra else [])
+        return f"{where}: legal actions {'; '.join(parts) or 'in another order'}"
+    if failure.get("field"):
+        return f"{where}: {failure['field']} expected {_short(failure.get('expected'))}, got {_short(failure.get('actual'))}"
+    return f"{where}: {failure.get('message') or line.get('detail') or line.get('outcome')}".strip(": ")
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def links_of(line: dict[str, Any]) -> list[str]:
+    """Bug-tracker links a report line carries (from its baseline entry's reason)."""
+    return URL.findall(str(line.get("detail") or ""))
+
+
+def declared_rules(run: Run) -> str:
+    """What the engine declared in its hello: every table, or each variant with its options."""
+    declared = run.engine.get("variants")
+    if declared == "*":
+        return "every rule table (an interpreter)"
+    if not isinstance(declared, dict) or not declared:
+        return "nothing"
+    parts = []
+    for variant, spec in declared.items():
+        options = (spec or {}).get("options") if isinstance(spec, dict) else None
+        if options == "*":
+            parts.append(f"{variant} (every option)")
+        elif options:
+            shown = ", ".join(f"{k}={'/'.join(_value(v) for v in values)}" for k, values in options.items())
+            parts.append(f"{variant} ({shown})")
+        else:
+            parts.append(f"{variant} (default options)")
+    return "; ".join(parts)
+
+
+def _value(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# -- diff -------------------------------------------------------------------------------------------
+@dataclass
+class Change:
+    case: str
+    before: str | None          # outcome in OLD (None: not in OLD)
+    after: str | None           # outcome in NEW (None: not in NEW)
+    clause: str                 # the clause of the failing side (NEW's if it fails, else OLD's)
+    words: str
+
+
+@dataclass
+class Diff:
+    regressed: list[Change]
+    fixed: list[Change]
+    new: list[Change]
+    removed: list[Change]
+    changed: list[Change]       # failing in both, at another rule or difference
+
+    def new_failing(self) -> list[Change]:
+        return [c for c in self.new if c.after in FAILING]
+
+    def failed_ci(self) -> bool:
+        return bool(self.regressed or self.new_failing())
+
+
+def diff_runs(old: Run, new: Run) -> Diff:
+    """Case by case: regressed (passed or known, now failing), fixed (failing, now passing or
+    known), new and removed cases, and failures that moved to another rule or difference.
+    Cases not run on one side (unsupported, skipped) count as absent there."""
+    def ran(run: Run) -> dict[str, dict[str, Any]]:
+        return {k: v for k, v in run.cases.items() if v.get("outcome") not in NOT_RUN}
+    before, after = ran(old), ran(new)
+    out = Diff([], [], [], [], [])
+    for case in sorted(set(before) | set(after)):
+        b, a = before.get(case), after.get(case)
+        if b is None:
+            out.new.append(Change(case, None, a["outcome"], clause_of(a) if a["outcome"] in FAILING else "",
+                                  difference(a) if a["outcome"] in FAILING else a["outcome"]))
+        elif a is None:
+            out.removed.append(Change(case, b["outcome"], None, "", "not run any more"))
+        elif b["outcome"] not in FAILING and a["outcome"] in FAILING:
+            out.regressed.append(Change(case, b["outcome"], a["outcome"], clause_of(a), difference(a)))
+        elif b["outcome"] in FAILING and a["outcome"] not in FAILING:
+            out.fixed.append(Change(case, b["outcome"], a["outcome"], clause_of(b), difference(b)))
+        elif b["outcome"] in FAILING and a["outcome"] in FAILING:
+            if (clause_of(b), difference(b)) != (clause_of(a), difference(a)):
+                out.changed.append(Change(case, b["outcome"], a["outcome"], clause_of(a),
+                                          f"{difference(b)} → {difference(a)}"))
+    return out
+
+
+def by_clause(changes: Iterable[Change]) -> list[tuple[str, list[Change]]]:
+    groups: dict[str, list[Change]] = defaultdict(list)
+    for change in changes:
+        groups[change.clause or "(none)"].append(change)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def diff_markdown(old: Run, new: Run, result: Diff) -> str:
+    lines = [f"## {new.name}: {old.version} → {new.version}", "",
+             f"{len(result.regressed)} regressed, {len(result.fixed)} fixed, {len(result.new)} new "
+             f"({len(result.new_failing())} failing), {len(result.removed)} no longer run, "
+             f"{len(result.changed)} failing differently.", ""]
+    for title, changes in (("Regressed", result.regressed), ("Fixed", result.fixed), ("New, failing", result.new_failing()),
+                           ("Failing differently", result.changed)):
+        if not changes:
+            continue
+        lines += [f"### {title}", "", "| rule | case | outcome | first difference |", "|---|---|---|---|"]
+        for clause, members in by_clause(changes):
+            for change in members:
+                outcome = f"{change.before or '—'} → {change.after or '—'}"
+                lines.append(f"| `{clause}` | `{change.case}` | {outcome} | {_cell(change.words)} |")
+        lines.append("")
+    new_passing = [c for c in result.new if c.after not in FAILING]
+    if new_passing:
+        lines += [f"New, passing: {len(new_passing)} case(s).", ""]
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def print_diff(old: Run, new: Run, result: Diff) -> None:
+    plain(f"{new.name}: {old.path} ({old.version}) → {new.path} ({new.version})")
+    for title, changes in (("regressed", result.regressed), ("fixed", result.fixed), ("new", result.new),
+                           ("no longer run", result.removed), ("failing differently", result.changed)):
+        plain(f"{title}: {len(changes)}")
+        for clause, members in by_clause(changes):
+            if title in ("new", "no longer run"):
+                continue
+            plain(f"  {clause} ({len(members)})")
+            for change in members:
+                plain(f"    {change.case}: {change.before or '-'} -> {change.after or '-'}  {change.words}")
+    failing_new = result.new_failing()
+    if failing_new:
+        plain("new and failing:")
+        for change in failing_new:
+            plain(f"    {change.case}: {change.clause}: {change.words}")
+
+
+# -- badge ------------------------------------------------------------------------------------------
+def _text_width(text: str) -> int:
+    """Width in pixels of text in 11 px Verdana, close enough for a badge (no font file needed)."""
+    wide, narrow = set("mwMW@%"), set("il.,:;|!'() I1")
+    return sum(9 if c in wide else 4 if c in narrow else 7 for c in text) + 10
+
+
+def badge_svg(label: str, message: str, colour: str) -> str:
+    """A flat badge in the common two-part shape, self-contained (no fonts or images fetched)."""
+    left, right = _text_width(label), _text_width(message)
+    total = left + right
+    label_e, message_e = escape(label), escape(message)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" '
+            f'aria-label="{label_e}: {message_e}"><title>{label_e}: {message_e}</title>'
+            f'<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/>'
+            f'<stop offset="1" stop-opacity=".1"/></linearGradient>'
+            f'<clipPath id="r"><rect width="{total}" height="20" rx="3" fill="#fff"/></clipPath>'
+            f'<g clip-path="url(#r)"><rect width="{left}" height="20" fill="#555"/>'
+            f'<rect x="{left}" width="{right}" height="20" fill="{colour}"/>'
+            f'<rect width="{total}" height="20" fill="url(#s)"/></g>'
+            f'<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">'
+            f'<text x="{left / 2:.1f}" y="15" fill="#010101" fill-opacity=".3">{label_e}</text>'
+            f'<text x="{left / 2:.1f}" y="14">{label_e}</text>'
+            f'<text x="{left + right / 2:.1f}" y="15" fill="#010101" fill-opacity=".3">{message_e}</text>'
+            f'<text x="{left + right / 2:.1f}" y="14">{message_e}</text></g></svg>\n')
+
+
+def badge_for(run: Run, label: str = "euchre-spec") -> str:
+    counts = run.counts()
+    ran = run.ran()
+    passed = counts["pass"] + counts["expected-fail"]
+    if not ran:
+        return badge_svg(label, "no case run", "#9f9f9f")
+    share = passed / ran
+    colour = "#2e7d32" if counts["pass"] == ran else "#97a00f" if share >= 0.9 else "#b45309" if share >= 0.5 else "#c62828"
+    known = f", {counts['expected-fail']} known" if counts["expected-fail"] else ""
+    return badge_svg(label, f"{counts['pass']}/{ran} passed{known}", colour)
+
+
+# -- summary ----------------------------------------------------------------------------------------
+def summary_markdown(run: Run, limit: int = 15) -> str:
+    """The Markdown a CI job summary shows for one report."""
+    counts = run.counts()
+    engine = run.engine
+    suite = run.header.get("suite") or {}
+    lines = [f"## euchre-spec: {run.name} {run.version}", ""]
+    facts = [f"**Declared rules:** {declared_rules(run)}"]
+    if engine.get("url"):
+        facts.append(f"**Engine:** <{engine['url']}>")
+    facts.append(f"**Suite:** {suite.get('version', '?')}, corpus {suite.get('corpus_version', '?')}, "
+                 f"protocol {run.header.get('protocol_version', run.header.get('protocol', '?'))}")
+    lines += [fact + "  " for fact in facts] + [""]
+    lines += ["| outcome | cases |", "|---|---|"] + [f"| {o} | {counts[o]} |" for o in OUTCOMES if counts.get(o)]
+    lines += [f"| **run** | **{run.ran()}** |", ""]
+    failing = run.failing()
+    if failing:
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for line in failing:
+            groups[clause_of(line)].append(line)
+        lines += [f"### Failing: {len(failing)}, by rule", "", "| rule | cases | first case | first difference |", "|---|---|---|---|"]
+        for clause, members in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]:
+            first = sorted(members, key=lambda line: line.get("id", ""))[0]
+            lines.append(f"| `{clause}` | {len(members)} | `{first.get('id')}` | {_cell(difference(first))} |")
+        if len(groups) > limit:
+            lines.append(f"| … | {sum(len(m) for c, m in groups.items()) - sum(len(m) for c, m in sorted(groups.items(), key=lambda i: (-len(i[1]), i[0]))[:limit])} more in {len(groups) - limit} rules | | |")
+        lines.append("")
+    known = [line for line in run.cases.values() if line.get("outcome") == "expected-fail"]
+    if known:
+        lines += [f"### Known failures (baseline): {len(known)}", ""]
+        for line in sorted(known, key=lambda line: line.get("id", "")):
+            tracker = ", ".join(f"[bug report]({url})" for url in links_of(line)) or "no link"
+            lines.append(f"- `{line.get('id')}` ({clause_of(line)}): {tracker}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# -- history ----------------------------------------------------------------------------------------
+def history(folder: str | Path) -> list[Run]:
+    """An engine's reports kept by version, oldest run first."""
+    runs = [read_run(path) for path in sorted(Path(folder).glob("*.jsonl"))]
+    return sorted(runs, key=lambda run: (str(run.header.get("started") or ""), run.path.name))
+
+
+def history_rows(folder: str | Path) -> list[dict[str, Any]]:
+    """One row per kept version: when it ran, passed of run, failing, and against the version
+    before it what regressed and what was fixed (the compliance page shows these)."""
+    rows = []
+    previous: Run | None = None
+    for run in history(folder):
+        counts = run.counts()
+        row = {"version": run.version, "started": run.header.get("started"), "file": run.path.name,
+               "passed": counts["pass"], "ran": run.ran(), "failing": len(run.failing()),
+               "known": counts["expected-fail"], "corpus": (run.header.get("suite") or {}).get("corpus_version")}
+        if previous is not None:
+            result = diff_runs(previous, run)
+            row.update(regressed=len(result.regressed), fixed=len(result.fixed), new=len(result.new))
+        rows.append(row)
+        previous = run
+    return rows
+
+
+# -- the command line -------------------------------------------------------------------------------
+def add_report_commands(sub: Any) -> None:
+    """Register ``report diff | badge | summary | history``."""
+    report = sub.add_parser("report", help="compare reports (diff), draw a badge, write a Markdown summary, list an engine's history")
+    actions = report.add_subparsers(dest="report_command", required=True, metavar="ACTION")
+
+    p = actions.add_parser("diff", help="regressed, fixed and new cases between two reports, by clause; exit 1 on a regression")
+    p.add_argument("old", type=readable_file, metavar="OLD")
+    p.add_argument("new", type=readable_file, metavar="NEW")
+    p.add_argument("--markdown", metavar="FILE", help="also write the difference as Markdown ('-' for standard output)")
+    p.add_argument("--allow-new-failures", action="store_true", help="a new case that fails is not a regression")
+    p.set_defaults(func=cmd_diff)
+
+    p = actions.add_parser("badge", help="an SVG badge of a report (cases passed of those run), drawn offline")
+    p.add_argument("report", type=readable_file, metavar="REPORT")
+    p.add_argument("-o", "--out", required=True, metavar="FILE", help="the SVG file to write")
+    p.add_argument("--label", default="euchre-spec", help="the badge's left text (default %(default)s)")
+    p.set_defaults(func=cmd_badge)
+
+    p = actions.add_parser("summary", help="Markdown for a CI job summary: engine, declared rules, counts, failures by rule")
+    p.add_argument("report", type=readable_file, metavar="REPORT")
+    p.add_argument("-o", "--out", metavar="FILE", help="append to FILE (e.g. $GITHUB_STEP_SUMMARY) instead of printing")
+    p.set_defaults(func=cmd_summary)
+
+    p = actions.add_parser("history", help="an engine's reports kept by version (DIR/*.jsonl), each against the one before")
+    p.add_argument("folder", metavar="DIR")
+    p.set_defaults(func=cmd_history)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    old, new = read_run(args.old), read_run(args.new)
+    result = diff_runs(old, new)
+    print_diff(old, new, result)
+    if args.markdown:
+        text = diff_markdown(old, new, result) + "\n"
+        if args.markdown == "-":
+            plain(text)
+        else:
+            Path(output_file(args.markdown, "the Markdown difference")).write_text(text, encoding="utf-8")
+    failed = result.regressed or (result.new_failing() and not args.allow_new_failures)
+    if failed:
+        error(f"{len(result.regressed)} case(s) regressed" + ("" if args.allow_new_failures else
+                                                             f", {len(result.new_failing())} new case(s) fail"))
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def cmd_badge(args: argparse.Namespace) -> int:
+    out = Path(output_file(args.out, "the badge"))
+    out.write_text(badge_for(read_run(args.report), args.label), encoding="utf-8")
+    plain(f"badge written to {out}")
+    return EXIT_OK
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    text = summary_markdown(read_run(args.report)) + "\n"
+    if args.out:
+        with open(output_file(args.out, "the summary"), "a", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        plain(text)
+    return EXIT_OK
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder of reports")
+    rows = history_rows(folder)
+    if not rows:
+        raise UsageError(f"{folder} holds no report (*.jsonl)")
+    for row in rows:
+        change = (f"  regressed {row['regressed']}, fixed {row['fixed']}, new {row['new']}" if "regressed" in row else "")
+        plain(f"{row['version']}  {row['started'] or '?'}  {row['passed']}/{row['ran']} passed, {row['failing']} failing"
+              f"{change}  ({row['file']})")
+    return EXIT_OK
