@@ -19,7 +19,7 @@ from reference_impl.errors import Problem, SpecError
 
 from .cases import Case
 from .engine_process import START_TIMEOUT
-from .runner import FAILING, CaseResult, Failure, Session
+from .runner import FAILING, CaseResult, Failure, Session, unsupported_needs
 from .worker_processes import can_fork, run_in_processes
 
 
@@ -177,14 +177,25 @@ def run_cases(cases: list[Case], argv: list[str], jobs: int = 1, timeout: float 
         return Session(argv, timeout=timeout, case_timeout=case_timeout, strict_replies=strict_replies,
                        corpus_version=corpus_version, start_timeout=start_timeout)
 
+    seen_hello: dict = {}
+
+    def on_hello(reply: dict) -> None:
+        if not seen_hello:
+            seen_hello.update(reply)
+        if hello_callback is not None:
+            hello_callback(reply)
+
     def finish(result: CaseResult) -> CaseResult:
+        if result.outcome == "unsupported" and result.needs is None and seen_hello:
+            # a worker process reports why; what to declare is worked out here, from its hello
+            result.needs = sorted({what for what, _ in unsupported_needs(seen_hello, result.case)}) or None
         return apply_skip_list(result, skips)
 
     if jobs > 1 and can_fork():
         budget = (start_timeout or START_TIMEOUT) + case_timeout + timeout
-        yield from run_in_processes(cases, groups, jobs, make_session, finish, rules, hello_callback, budget)
+        yield from run_in_processes(cases, groups, jobs, make_session, finish, rules, on_hello, budget)
     else:
-        yield from _run_in_threads(groups, jobs, make_session, finish, rules, hello_callback)
+        yield from _run_in_threads(groups, jobs, make_session, finish, rules, on_hello)
 
 
 def _run_in_threads(groups: list[list[Case]], jobs: int, make_session: Callable[[], Session],

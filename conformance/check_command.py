@@ -11,12 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
+from reference_impl.catalog import variant_path
+
 from .cases import Case, Corpus, load_cases, load_corpus_meta
+from .claim import claims_of_results, shortfall
+from .claim import to_json as claim_json
 from .check import SkipList, run_cases, select
 from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file
 from .console import console, error, escape, is_terminal, plain, say, warn
@@ -35,6 +40,24 @@ def corpus_meta(paths: list[Path] | None) -> Corpus:
     if paths and len(paths) == 1 and paths[0].is_dir() and (paths[0] / "corpus.yaml").is_file():
         return load_corpus_meta(paths[0])
     return load_corpus_meta()
+
+
+def start_problem(argv: list[str]) -> str | None:
+    """Why the engine's program cannot be started at all (missing, not executable), or None:
+    said in one line before the run, whose cases then report the crash as usual."""
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(program)
+        if not path.exists():
+            return f"{program}: no such file"
+        if path.is_dir():
+            return f"{program}: is a folder, not a program"
+        if not os.access(path, os.X_OK):
+            return f"{program}: not executable (chmod +x {program}, or give its interpreter: \"python3 {program}\")"
+        return None
+    if shutil.which(program) is None:
+        return f"{program}: not found on PATH"
+    return None
 
 
 class _Progress:
@@ -86,6 +109,8 @@ def run_check(args: argparse.Namespace) -> int:
     paths = list(args.corpus) if args.corpus else None
     meta = corpus_meta(paths)
     cases, problems = load_cases(paths, meta.tags)
+    if args.variant and not any(case.variant == args.variant for case in cases):
+        variant_path(args.variant)      # an unknown variant: "unknown variant 'x' (known: ...)", as play says
     chosen = select(cases, args.variant, args.case, args.shard)
     broken = [CaseResult(Case.unreadable(p), "error", 0.0, Failure(where="case file", message=str(p))) for p in problems]
     if not chosen and not broken:
@@ -117,6 +142,9 @@ def run_check(args: argparse.Namespace) -> int:
         if not hello:
             hello.update(reply)
 
+    problem = start_problem(argv)
+    if problem:
+        error(f"the engine cannot start: {problem}; every case will crash")
     plain(f"euchre-spec check: {len(chosen)} case(s) of corpus {meta.version} on {' '.join(argv)} "
           f"with {args.jobs} engine(s)")
     run = run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
@@ -146,7 +174,13 @@ def run_check(args: argparse.Namespace) -> int:
     if not ran:
         stopped.append("no case was run: the engine supports none of the selected cases")
     exit_code = EXIT_FAILED if failing or not ran else EXIT_OK
-    report.write(footer(results, time.monotonic() - started, exit_code, stopped, left()))
+    found = claims_of_results(results)
+    short = shortfall(found, args.require, args.fail_under)
+    if short:
+        exit_code = EXIT_FAILED
+    foot = footer(results, time.monotonic() - started, exit_code, stopped, left())
+    foot["claim"] = {**claim_json(found), **({"shortfall": short} if short else {})}
+    report.write(foot)
     report.close()
     engine_name = (hello.get("engine") or {}).get("name", args.engine)
     if junit:
@@ -166,7 +200,13 @@ def run_check(args: argparse.Namespace) -> int:
     if fixed:
         warn(f"{len(fixed)} case(s) of the skip file now pass; delete these lines from {args.skip}: "
              + ", ".join(sorted(r.case.id for r in fixed)))
+    for claim in found:
+        plain(claim.sentence())
+    if short:
+        error(short)
     counts = ", ".join(f"{n} {o}" for o, n in sorted(Counter(r.outcome for r in results).items()))
     verdict = "[bold red]FAILED[/]" if exit_code else "[bold green]PASSED[/]"
-    say(f"{verdict} {len(results)} case(s): {escape(counts)}. Report: {escape(str(report_path))}")
+    # a partial claim is not a pass of the whole selection: the verdict says how much ran
+    share = f", {len(ran)} run ({len(ran) * 100 // max(1, len(results))}%)" if len(ran) < len(results) else ""
+    say(f"{verdict} {len(results)} case(s){share}: {escape(counts)}. Report: {escape(str(report_path))}")
     return exit_code

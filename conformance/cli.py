@@ -32,8 +32,8 @@ from . import PROTOCOL_SEMVER, __version__
 from .console import console, error, escape, plain, say, warn
 
 from .usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError,  # noqa: F401
-                    existing_path, output_file, parse_options, positive_int, readable_file, seconds, shard,
-                    whole_number)
+                    existing_path, output_file, parse_options, percent, positive_int, readable_file, seconds,
+                    shard, whole_number)
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -292,6 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a case of the skip file that now passes is a warning, not a failure")
     p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
     p.add_argument("--strict-replies", action="store_true", help="validate every reply against its schema (slower)")
+    p.add_argument("--require", action="store_true",
+                   help="fail the run unless every selected case ran (none unsupported by the engine's hello)")
+    p.add_argument("--fail-under", type=percent, metavar="PCT",
+                   help="fail the run when less than PCT%% of the selected cases ran")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("mutants", help="run the corpus against every mutant engine (conformance/mutants); each must be caught")

@@ -1,11 +1,15 @@
 """A pytest plugin: run the conformance corpus inside an engine's own test suite.
 
-    pip install euchre-spec
+    pip install 'euchre-spec[pytest]'        # pytest and pytest-xdist beside the suite
     pytest --euchre-engine "./my-engine --protocol"
 
-Every case becomes one test item (``euchre-spec/<case-id>``). Under pytest-xdist each worker
-process starts its own engine. A skip file (``--euchre-skip``) marks known failures as
-xfail, and a listed case that passes fails the run, as with ``euchre-spec check``.
+Every case becomes one test item (``euchre-spec/<case-id>``), collected and counted like any
+other test; the header names the corpus, the engine and the number of cases. Under
+pytest-xdist each worker process starts its own engine. A skip file (``--euchre-skip``)
+marks known failures as xfail, and a listed case that passes fails the run, as with
+``euchre-spec check``. The summary says how much of the corpus the engine's ``hello``
+let run ("ran 18 of 212 euchre cases (8%); declare ... to run 194 more");
+``--euchre-require`` and ``--euchre-fail-under PCT`` fail the session on a partial claim.
 """
 
 from __future__ import annotations
@@ -17,10 +21,14 @@ import pytest
 
 from .cases import Case, load_cases, load_corpus_meta
 from .check import SkipList, apply_skip_list, select
+from .claim import claims, shortfall
 from .engine_process import engine_command
 from .runner import FAILING, Session
+from .usage import percent
 
 _session: Session | None = None
+_skips: tuple[str, SkipList | None] | None = None      # the skip file, read once per process
+_outcomes: list[tuple[str, str, list[str] | None]] = []  # (variant, outcome, needs) per case, for the claim
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -31,6 +39,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--euchre-corpus", action="append", metavar="PATH", help="case files or directories (default: the built-in corpus)")
     group.addoption("--euchre-skip", metavar="FILE", help="skip file: listed cases are expected to fail")
     group.addoption("--euchre-timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each reply")
+    group.addoption("--euchre-require", action="store_true",
+                    help="fail the session unless every selected case ran (none unsupported by the engine's hello)")
+    group.addoption("--euchre-fail-under", type=percent, metavar="PCT",
+                    help="fail the session when less than PCT%% of the selected cases ran")
 
 
 class EuchreCaseFailure(Exception):
@@ -53,6 +65,8 @@ class EuchreCaseItem(pytest.Item):
             raise EuchreCaseFailure(f"unreadable case file: {self.problem}")
         config = self.config
         result = apply_skip_list(_engine_session(config).run(self.case), _skip_list(config))
+        # sent back with the report (also from an xdist worker) for the session's claim
+        self.user_properties.append(("euchre_claim", (self.case.variant, result.outcome, result.needs)))
         if result.outcome == "pass":
             return
         if result.outcome in ("skipped", "unsupported"):
@@ -68,6 +82,11 @@ class EuchreCaseItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, EuchreCaseFailure):
             return f"{self.name}: {excinfo.value}"
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            # pytest would format the traceback of the xfail() call, with the source of every
+            # frame: ten times the cost of running the case (a skip file of 180 failures added
+            # a minute); the reason is all an expected failure needs
+            return f"{self.name}: xfail: {excinfo.value.msg}"
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
@@ -85,8 +104,11 @@ def _engine_session(config: pytest.Config) -> Session:
 
 
 def _skip_list(config: pytest.Config) -> SkipList | None:
+    global _skips
     path = config.getoption("euchre_skip")
-    return SkipList.read(path) if path else None
+    if _skips is None or _skips[0] != path:
+        _skips = (path, SkipList.read(path) if path else None)
+    return _skips[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -99,15 +121,62 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     corpus = config.getoption("euchre_corpus")
     cases, problems = load_cases([Path(p) for p in corpus] if corpus else None, load_corpus_meta().tags)
     chosen = select(cases, config.getoption("euchre_variant"), config.getoption("euchre_case"))
-    for case in chosen:
-        items.append(EuchreCaseItem.from_parent(session, name=f"euchre-spec/{case.id}", case=case))
-    for problem in problems:
-        items.append(EuchreCaseItem.from_parent(session, name=f"euchre-spec/unreadable/{Path(problem.file).name}",
-                                                case=None, problem=str(problem)))
+    added = [EuchreCaseItem.from_parent(session, name=f"euchre-spec/{case.id}", case=case) for case in chosen]
+    added += [EuchreCaseItem.from_parent(session, name=f"euchre-spec/unreadable/{Path(problem.file).name}",
+                                         case=None, problem=str(problem)) for problem in problems]
+    items.extend(added)
+    # Reported as a collector's result, so that "collected N items" counts the cases.
+    config.hook.pytest_collectreport(report=pytest.CollectReport("euchre-spec", "passed", None, added))
+    config.stash[_COUNTS] = (len(chosen), len(problems), load_corpus_meta().version)
+
+
+_COUNTS = pytest.StashKey[tuple]()
+
+
+def pytest_report_collectionfinish(config: pytest.Config, start_path: Path, items: list[pytest.Item]) -> list[str]:
+    if not config.getoption("euchre_engine") or _COUNTS not in config.stash:
+        return []
+    chosen, problems, version = config.stash[_COUNTS]
+    line = f"euchre-spec: {chosen} case(s) of corpus {version} on {config.getoption('euchre_engine')}"
+    return [line + (f", {problems} unreadable case file(s)" if problems else "")]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "call" and not (report.when == "setup" and report.skipped):
+        return
+    for name, value in report.user_properties:
+        if name == "euchre_claim":
+            variant, outcome, needs = value
+            _outcomes.append((variant, outcome, list(needs) if needs else None))
+
+
+def _claim_problem(config: pytest.Config) -> str | None:
+    return shortfall(claims(_outcomes), config.getoption("euchre_require"), config.getoption("euchre_fail_under"))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if not config.getoption("euchre_engine") or not _outcomes:
+        return
+    terminalreporter.section("euchre-spec")
+    for claim in claims(_outcomes):
+        terminalreporter.write_line(claim.sentence())
+    problem = _claim_problem(config)
+    if problem:
+        terminalreporter.write_line(f"euchre-spec: {problem}", red=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    if not config.getoption("euchre_engine") or hasattr(config, "workerinput") or not _outcomes:
+        return
+    if _claim_problem(config) and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    global _session
+    global _session, _skips
     if _session is not None:
         _session.close()
         _session = None
+    _skips = None
+    _outcomes.clear()

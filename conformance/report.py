@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.markup import escape
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
+from .claim import claims_of_results
 from .clip import xml_safe
 from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
@@ -141,6 +142,12 @@ def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -
                               errors=str(counts["error"] + counts["crash"] + counts["timeout"]),
                               skipped=str(counts["skipped"] + counts["unsupported"] + counts["expected-fail"]),
                               time=f"{sum(r.duration for r in group):.3f}")
+        # how much of the variant ran: a CI's test view shows it beside the counts
+        properties = ET.SubElement(suite, "properties")
+        for claim in claims_of_results(group):
+            for name, value in (("euchre-spec.cases", claim.cases), ("euchre-spec.ran", claim.ran),
+                                ("euchre-spec.percent-run", claim.percent), ("euchre-spec.claim", claim.sentence())):
+                ET.SubElement(properties, "property", name=name, value=xml_safe(str(value)))
         for result in sorted(group, key=lambda r: r.case.id):
             case = ET.SubElement(suite, "testcase", classname=xml_safe(f"euchre-spec.{variant}"),
                                  name=xml_safe(result.case.id), file=xml_safe(result.case.file),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference_impl.catalog import load_schema
+from reference_impl.options import yaml_text
 from reference_impl.schemas import validator
 
 from .cases import Case
@@ -93,6 +94,7 @@ class CaseResult:
     detail: str | None = None
     left_processes: int = 0          # processes the engine left behind, found and killed during this case
     hit_case_timeout: bool = False   # the case was ended by its budget (--case-timeout)
+    needs: list[str] | None = None   # unsupported: what hello should declare for the case to run
 
     def __post_init__(self) -> None:
         if self.detail:
@@ -109,6 +111,8 @@ class CaseResult:
             data["failure"] = self.failure.to_json()
         if self.detail:
             data["detail"] = self.detail
+        if self.needs:
+            data["needs"] = self.needs
         if self.stderr:
             data["stderr"] = self.stderr
         if self.hit_case_timeout:
@@ -141,29 +145,55 @@ class CaseFailed(Exception):
 
 def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
     """Why the engine's declared capabilities exclude this case, or None."""
+    needs = unsupported_needs(hello, case)
+    return needs[0][1] if needs else None
+
+
+def unsupported_needs(hello: dict[str, Any], case: Case) -> list[tuple[str, str]]:
+    """Every declaration of ``hello`` this case lacks, as (what to declare, why): what to
+    declare is ``command perft``, ``variant six-hand`` or an option key such as
+    ``stick-the-dealer`` (a run sums them up: "declare ... to run N more")."""
     variants = hello.get("variants")
     commands = hello.get("commands") or []
+    needs = []
     if any("deck" in hand["deal"] for hand in case.hands) and "deal-deck" not in commands:
-        return "deals given as a pack order (command deal-deck) are not declared"
+        needs.append(("command deal-deck", "deals given as a pack order (command deal-deck) are not declared"))
     if any(hand.get("perft") for hand in case.hands) and "perft" not in commands:
-        return "perft counts (command perft) are not declared"
+        needs.append(("command perft", "perft counts (command perft) are not declared"))
     if any("view" in step for hand in case.hands for step in hand["steps"]) and "seat-view" not in commands:
-        return "a seat's view (command seat-view) is not declared"
+        needs.append(("command seat-view", "a seat's view (command seat-view) is not declared"))
     if variants == "*":
-        return None
+        return needs
     if not isinstance(variants, dict) or case.variant not in variants:
-        return f"variant {case.variant} is not declared"
+        return needs + [(f"variant {case.variant}", f"variant {case.variant} is not declared")]
     declared = (variants[case.variant] or {}).get("options", {})
     if declared == "*":
-        return None
+        return needs
     options = case.table.table.get("options", {})
     for key, value in case.table.selected.items():
         if key in declared:
-            if value not in declared[key]:
-                return f"option {key}={value} is not declared"
+            if not declares_value(declared[key], value):
+                needs.append((key, f"option {key}={yaml_text(value)} is not declared"))
         elif value != options.get(key, {}).get("default"):
-            return f"option {key}={value} is not declared (an option not listed is supported at its default only)"
-    return None
+            needs.append((key, f"option {key}={yaml_text(value)} is not declared "
+                               "(an option not listed is supported at its default only)"))
+    return needs
+
+
+def declares_value(declared: Any, value: Any) -> bool:
+    """Whether an option's declaration in ``hello`` covers ``value``: a list of values, in
+    which an item may be a range ``{"minimum": a, "maximum": b}`` of whole numbers (a range
+    may also stand alone), or ``"*"`` for every value."""
+    if declared == "*":
+        return True
+    for item in declared if isinstance(declared, list) else [declared]:
+        if isinstance(item, dict):
+            if isinstance(value, int) and not isinstance(value, bool) \
+                    and item.get("minimum", value) <= value <= item.get("maximum", value):
+                return True
+        elif item == value and type(item) is type(value):
+            return True
+    return False
 
 
 class Session:
@@ -195,9 +225,10 @@ class Session:
             if not self.engine.alive():
                 self._validated.clear()
                 self.engine.start()
-            reason = unsupported_reason(self.engine.hello, case)
-            if reason:
-                return CaseResult(case, "unsupported", time.monotonic() - started, detail=reason)
+            needs = unsupported_needs(self.engine.hello, case)
+            if needs:
+                return CaseResult(case, "unsupported", time.monotonic() - started, detail=needs[0][1],
+                                  needs=sorted({what for what, _ in needs}))
             self._play(case)
             outcome, failure, detail = "pass", None, None
         except CaseFailed as exc:

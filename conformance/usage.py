@@ -44,6 +44,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def percent(text: str) -> float:
+    """A share of the selected cases, 0 to 100 (``--fail-under``)."""
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}")
+    return value
+
+
 def shard(text: str) -> tuple[int, int]:
     k, sep, n = text.partition("/")
     try:

@@ -67,7 +67,12 @@ def test_case_glob_and_variant_selection(corpus, tmp_path):
     result = check("--engine", "reference", "--corpus", str(corpus), "--case", "*-pass", "--variant", "euchre", "--json", str(jsonl))
     assert result.returncode == 0
     assert outcomes(jsonl) == {"alpha-pass": "pass", "beta-pass": "pass"}
-    assert check("--engine", "reference", "--corpus", str(corpus), "--variant", "nonesuch").returncode == 2
+    # an unknown variant is refused as play refuses it (exit 1), in one line naming the known ones
+    unknown = check("--engine", "reference", "--corpus", str(corpus), "--variant", "euchr")
+    assert unknown.returncode == 1 and "unknown variant 'euchr' (known: " in unknown.stderr
+    assert len(unknown.stderr.strip().splitlines()) == 1 and "Traceback" not in unknown.stderr
+    # a known variant with no case in the selection is a usage matter (exit 2)
+    assert check("--engine", "reference", "--corpus", str(corpus), "--variant", "two-hand").returncode == 2
 
 
 def test_shards_split_the_cases_without_overlap(corpus, tmp_path):

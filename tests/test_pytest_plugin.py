@@ -75,3 +75,50 @@ def test_without_the_option_the_plugin_adds_nothing(pytester):
     pytester.makepyfile("def test_one():\n    assert True\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+DECLARED = Path(__file__).resolve().parent / "claim_engines" / "declared_engine.py"
+EUCHRE = CASE.parent
+
+
+def test_the_header_counts_the_cases_and_collected_counts_them_too(pytester):
+    cases, _ = load_cases([EUCHRE], load_corpus_meta().tags)
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(EUCHRE),
+                                           "-p", "no:cacheprovider", "--collect-only", "-n", "0")
+    result.stdout.fnmatch_lines([f"collected {len(cases)} items",
+                                 f"euchre-spec: {len(cases)} case(s) of corpus {load_corpus_meta().version} on reference"])
+
+
+def test_the_summary_says_how_much_ran_and_require_fails_a_partial_claim(pytester):
+    engine = f"{__import__('sys').executable} {DECLARED}"
+    args = ("--euchre-engine", engine, "--euchre-corpus", str(EUCHRE), "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(*args, "-n", "2")
+    assert result.ret == 0
+    result.stdout.re_match_lines([r"ran \d+ of \d+ euchre cases \(\d+%\); declare .+ to run \d+ more"])
+    required = pytester.runpytest_subprocess(*args, "-n", "2", "--euchre-require")
+    assert required.ret == 1
+    required.stdout.fnmatch_lines(["*euchre-spec: --require: *"])
+    assert pytester.runpytest_subprocess(*args, "--euchre-fail-under", "1").ret == 0
+
+
+def test_an_expected_failure_is_reported_by_its_reason_not_a_traceback(pytester):
+    """Formatting the traceback of every xfail() cost ten times the case itself: a skip file
+    of 180 known failures made the run a minute longer (see tools/bench_plugin_skip.py)."""
+    wrong = pytester.path / "wrong.yaml"
+    wrong.write_text(CASE.read_text().replace("id: made-three-tricks", "id: wrong-points")
+                     .replace("hand_points: [0, 1]", "hand_points: [0, 2]"))
+    skip = pytester.path / "skip.txt"
+    skip.write_text("wrong-*  # known\n")
+    pytester.makeconftest("""
+import json
+def pytest_runtest_logreport(report):
+    if getattr(report, "wasxfail", None) is not None:
+        with open("xfail-reprs.json", "a") as out:
+            out.write(json.dumps(str(report.longrepr)) + "\\n")
+""")
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong),
+                                           "--euchre-skip", str(skip), "-p", "no:cacheprovider", "-n", "0")
+    result.assert_outcomes(xfailed=1)
+    import json
+    reprs = [json.loads(line) for line in (pytester.path / "xfail-reprs.json").read_text().splitlines()]
+    assert reprs and all("Traceback" not in r and "def runtest" not in r and len(r.splitlines()) <= 2 for r in reprs), reprs
