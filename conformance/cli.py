@@ -38,6 +38,9 @@ from .usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_
 
 # -- commands ------------------------------------------------------------------------------------
 def cmd_variants(args: argparse.Namespace) -> int:
+    if getattr(args, "name", None):
+        from .explain import explain_variant
+        return explain_variant(args.name, args.option_key)
     table = Table(title="Variants", expand=False)
     table.add_column("id", no_wrap=True, style="bold")
     table.add_column("players", justify="right", no_wrap=True)
@@ -242,7 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("variants", help="list the variants with a one-line summary")
+    p = sub.add_parser("variants", help="list the variants with a one-line summary; with NAME, its options explained")
+    p.add_argument("name", nargs="?", metavar="NAME", help="a variant: its options, values, meanings and sources")
+    p.add_argument("option_key", nargs="?", metavar="OPTION", help="one option of it, each value in detail")
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser("validate", help="check rule tables (files or folders) against the schema and the semantic rules")
