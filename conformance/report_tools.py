@@ -116,7 +116,13 @@ def links_of(line: dict[str, Any]) -> list[str]:
 
 def declared_rules(run: Run) -> str:
     """What the engine declared in its hello: every table, or each variant with its options."""
-    declared = run.engine.get("variants")
+    return declared_text(run.engine.get("variants"))
+
+
+def declared_text(declared: Any, titles: dict[str, str] | None = None) -> str:
+    """A hello's ``variants`` in words: each variant (by its title where given) with the
+    option values declared (an option not listed is played at its default only)."""
+    titles = titles or {}
     if declared == "*":
         return "every rule table (an interpreter)"
     if not isinstance(declared, dict) or not declared:
@@ -124,13 +130,15 @@ def declared_rules(run: Run) -> str:
     parts = []
     for variant, spec in declared.items():
         options = (spec or {}).get("options") if isinstance(spec, dict) else None
+        name = titles.get(variant, variant)
         if options == "*":
-            parts.append(f"{variant} (every option)")
-        elif options:
-            shown = ", ".join(f"{k}={'/'.join(_value(v) for v in values)}" for k, values in options.items())
-            parts.append(f"{variant} ({shown})")
+            parts.append(f"{name} (every option)")
+        elif isinstance(options, dict) and options:
+            shown = ", ".join(f"{k}={'/'.join(_value(v) for v in values)}" for k, values in options.items()
+                              if isinstance(values, list))
+            parts.append(f"{name} ({shown}; other options at their defaults)")
         else:
-            parts.append(f"{variant} (default options)")
+            parts.append(f"{name} (default options)")
     return "; ".join(parts)
 
 
@@ -338,6 +346,24 @@ def history_rows(folder: str | Path) -> list[dict[str, Any]]:
         rows.append(row)
         previous = run
     return rows
+
+
+def history_markdown(report_path: str | Path) -> list[str]:
+    """The compliance page's history of an engine: the reports kept by version beside its
+    report (``../history/<report name>/``), one row per version, each against the one before."""
+    report_path = Path(report_path)
+    folder = report_path.parent.parent / "history" / report_path.stem
+    if not folder.is_dir() or not any(folder.glob("*.jsonl")):
+        return []
+    rows = history_rows(folder)
+    out = ["", f"History ({len(rows)} version{'s' if len(rows) != 1 else ''} kept):", "",
+           "| version | run | passed | failing | known | against the version before |", "|---|---|---|---|---|---|"]
+    for row in rows:
+        change = (f"{row['regressed']} regressed, {row['fixed']} fixed, {row['new']} new" if "regressed" in row else "first kept")
+        version = f"[`{row['version'][:12]}`](history/{report_path.stem}/{row['file']})"
+        out.append(f"| {version} | {row['started'] or '?'} | {row['passed']} of {row['ran']} | {row['failing']} | "
+                   f"{row['known']} | {change} |")
+    return out
 
 
 # -- the command line -------------------------------------------------------------------------------

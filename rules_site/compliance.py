@@ -6,7 +6,10 @@ suite and corpus versions), one line per case, a footer with the counts. The pag
 summary that fits a laptop screen (one row per engine, with its main cause of failure), the
 pass counts by variant, then for each engine its failures grouped by the rule clause of the
 step that failed and, within it, by their first difference ("expected phase alone, got
-discard": 12 cases), each case linked to that step's anchor on its case page.
+discard": 12 cases), each case linked to that step's anchor on its case page. Under each engine: the rules it
+declared (variants and option values), its history (the reports kept by engine version
+under ``docs/compliance/history/<report>/``, each against the one before), and for a known
+failure (listed in its baseline) the bug-tracker link the baseline entry carries.
 
 The clause of a failing step is, for a state in the wrong phase, the clause of the table
 step whose phase was expected (the engine skipped or misplaced that step); else the step's
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from conformance.report import read_jsonl
+from conformance.report_tools import declared_text, history_markdown, links_of
 from conformance.runner import FAILING, OUTCOMES
 
 from .examples import hand_anchor, step_anchor
@@ -404,7 +408,7 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     if declared == "*":
         facts.append("declares every rule table")
     elif isinstance(declared, dict):
-        facts.append("declares " + ", ".join(md_text(titles.get(v, v)) for v in declared))
+        facts.append("declares " + md_text(declared_text(declared, titles)))
     facts.append(f"report [`{report.path.name}`](reports/{report.path.name})")
     lines += [" · ".join(facts), "{: .es-meta }", ""]
     for problem in report.problems:
@@ -413,6 +417,7 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     lines.append("Outcomes: " + ", ".join(f"{o} **{counts[o]}**" for o in OUTCOMES if counts.get(o))
                  + (f" ({report.footer.get('cases')} cases" + (f", {report.footer['duration_s']} s" if 'duration_s' in report.footer else "") + ")"
                     if report.footer else " (the run was cut short: no footer)") + ".")
+    lines += history_markdown(report.path)
     if not failures:
         lines += ["", "No failure."]
     else:
@@ -453,7 +458,8 @@ def failures_html(report: Report, failures: list[Failure], links: Links) -> list
             line = failure.line
             case_id = line.get("id", "?")
             link = links.case(case_id, f"`{case_id}`", failure.anchor)
-            known = " (known)" if line.get("outcome") == "expected-fail" else ""
+            tracker = "".join(f", [bug tracker]({url})" for url in links_of(line))
+            known = f" (known{tracker})" if line.get("outcome") == "expected-fail" else ""
             outcome = "" if line.get("outcome") in ("fail", "expected-fail") else f" `{line.get('outcome')}`"
             out.append(f"- {link}{known}{outcome}, {md_text(failure.step)}: {md_text(failure.words)}")
         out.append("")

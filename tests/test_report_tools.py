@@ -1,0 +1,104 @@
+"""euchre-spec report: diff (regressed, fixed, new by case and clause, exit status), badge
+(offline SVG), summary (Markdown for a CI job), history (reports kept by version), on
+reports written here line by line."""
+
+import json
+import xml.etree.ElementTree as ET
+
+from conformance.cli import main
+from conformance.report_tools import badge_for, diff_runs, history_rows, read_run, summary_markdown
+
+
+def write_report(path, version, outcomes, started="2026-12-01T10:00:00Z", variants=None):
+    """A report as check --json writes it: header, one line per case, footer."""
+    header = {"type": "header", "format": 1, "suite": {"name": "euchre-spec", "version": "0.2.0", "corpus_version": "1.0.0"},
+              "protocol_version": "1.1.0", "started": started,
+              "engine": {"name": "toy", "version": version, "url": "https://example.org/toy",
+                         "variants": variants or {"euchre": {"options": {"stick-the-dealer": [False, True]}}}}}
+    lines = [header]
+    for case, spec in outcomes.items():
+        outcome, clause, detail = (spec + (None, None))[:3] if isinstance(spec, tuple) else (spec, None, None)
+        line = {"type": "case", "id": case, "variant": "euchre", "outcome": outcome, "clauses": ["deal"]}
+        if outcome == "fail":
+            line["failure"] = {"where": "hand 1 step 3", "message": "wrong phase", "field": "phase", "expected": "alone",
+                               "actual": "play", "clause": {"id": clause or "going-alone"}}
+        if detail:
+            line["detail"] = detail
+        lines.append(line)
+    lines.append({"type": "footer", "counts": {}, "cases": len(outcomes)})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_diff_sorts_every_case_into_regressed_fixed_new_removed(tmp_path):
+    old = write_report(tmp_path / "old.jsonl", "1.0", {"a": "pass", "b": "fail", "c": "pass", "d": "pass", "e": ("fail", "march"),
+                                                       "f": "unsupported"})
+    new = write_report(tmp_path / "new.jsonl", "1.1", {"a": ("fail", "round-2"), "b": "pass", "c": "pass", "e": ("fail", "euchre"),
+                                                       "f": "fail", "g": "pass"})
+    result = diff_runs(read_run(old), read_run(new))
+    assert [(c.case, c.clause) for c in result.regressed] == [("a", "round-2")]
+    assert [c.case for c in result.fixed] == ["b"]
+    assert sorted(c.case for c in result.new) == ["f", "g"] and [c.case for c in result.new_failing()] == ["f"]
+    assert [c.case for c in result.removed] == ["d"]
+    assert [(c.case, c.clause) for c in result.changed] == [("e", "euchre")]
+
+
+def test_diff_exit_status_for_ci(tmp_path, capsys):
+    old = write_report(tmp_path / "old.jsonl", "1.0", {"a": "pass", "b": "fail"})
+    better = write_report(tmp_path / "better.jsonl", "1.1", {"a": "pass", "b": "pass"})
+    worse = write_report(tmp_path / "worse.jsonl", "1.2", {"a": "fail", "b": "pass"})
+    assert main(["report", "diff", str(old), str(better)]) == 0
+    assert main(["report", "diff", str(better), str(worse), "--markdown", str(tmp_path / "diff.md")]) == 1
+    text = (tmp_path / "diff.md").read_text()
+    assert "### Regressed" in text and "| `going-alone` | `a` | pass → fail |" in text
+    try:                                                  # argparse refuses a missing file: exit 2
+        main(["report", "diff", str(old), str(tmp_path / "missing.jsonl")])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("a missing report was accepted")
+    (tmp_path / "not-a-report.jsonl").write_text("hello\n")
+    assert main(["report", "diff", str(old), str(tmp_path / "not-a-report.jsonl")]) == 2
+
+
+def test_a_new_failing_case_fails_ci_unless_allowed(tmp_path):
+    old = write_report(tmp_path / "old.jsonl", "1.0", {"a": "pass"})
+    new = write_report(tmp_path / "new.jsonl", "1.1", {"a": "pass", "z": "fail"})
+    assert main(["report", "diff", str(old), str(new)]) == 1
+    assert main(["report", "diff", str(old), str(new), "--allow-new-failures"]) == 0
+
+
+def test_badge_is_an_svg_with_the_counts(tmp_path):
+    report = write_report(tmp_path / "r.jsonl", "1.0", {"a": "pass", "b": "pass", "c": "fail", "d": "unsupported"})
+    svg = badge_for(read_run(report))
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and root.get("aria-label") == "euchre-spec: 2/3 passed"
+    assert "http" not in svg.replace("http://www.w3.org/2000/svg", "")        # nothing fetched
+    assert main(["report", "badge", str(report), "-o", str(tmp_path / "b.svg")]) == 0
+    assert (tmp_path / "b.svg").read_text() == svg
+
+
+def test_summary_names_the_rules_declared_failures_by_rule_and_bug_links(tmp_path):
+    report = write_report(tmp_path / "r.jsonl", "1.0", {
+        "a": "pass", "b": ("fail", "round-2"), "c": ("fail", "round-2"),
+        "k": ("expected-fail", None, "listed in the skip file: known; tracker https://example.org/toy/issues/7")})
+    text = summary_markdown(read_run(report))
+    assert "**Declared rules:** euchre (stick-the-dealer=false/true; other options at their defaults)" in text
+    assert "| `round-2` | 2 | `b` |" in text
+    assert "[bug report](https://example.org/toy/issues/7)" in text
+    out = tmp_path / "summary.md"
+    out.write_text("before\n")
+    assert main(["report", "summary", str(report), "-o", str(out)]) == 0
+    assert out.read_text().startswith("before\n## euchre-spec: toy 1.0")      # appended, as a job summary file is
+
+
+def test_history_orders_versions_by_run_and_compares_each_with_the_one_before(tmp_path):
+    folder = tmp_path / "history"
+    folder.mkdir()
+    write_report(folder / "b.jsonl", "2.0", {"a": "fail", "b": "pass"}, started="2026-12-02T10:00:00Z")
+    write_report(folder / "a.jsonl", "1.0", {"a": "pass", "b": "fail"}, started="2026-12-01T10:00:00Z")
+    rows = history_rows(folder)
+    assert [r["version"] for r in rows] == ["1.0", "2.0"]
+    assert (rows[1]["regressed"], rows[1]["fixed"], rows[1]["passed"]) == (1, 1, 1) and "regressed" not in rows[0]
+    assert main(["report", "history", str(folder)]) == 0
+    assert main(["report", "history", str(tmp_path / "none")]) == 2
