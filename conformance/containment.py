@@ -47,6 +47,7 @@ import signal
 import sys
 import time
 
+PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 KEEPER = os.path.abspath(__file__)
 WATCH = 0.25             # seconds between the keeper's checks that the runner is still there
@@ -64,6 +65,22 @@ def available() -> bool:
 def keeper_argv(argv: list[str], report_fd: int) -> list[str]:
     """The command line that runs ``argv`` under a keeper reporting on ``report_fd``."""
     return [sys.executable, "-I", "-S", KEEPER, str(report_fd), *argv]
+
+
+def die_with_parent() -> None:
+    """Have this process sent SIGTERM when its parent dies (Linux; nothing elsewhere): a
+    forked ``check -j N`` worker, busy with an engine that does not answer, would not
+    otherwise notice before its next message to a parent that was SIGKILLed."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:          # it died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 # -- in the keeper ------------------------------------------------------------------------------

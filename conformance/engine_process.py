@@ -81,6 +81,14 @@ def kill_all() -> None:
             pass
 
 
+def forget_inherited() -> None:
+    """In a forked child: the parent's engines are the parent's to end, never the child's
+    (its :func:`kill_all` would otherwise end them too), and its count starts afresh."""
+    global _left_total
+    _RUNNING.clear()
+    _left_total = 0
+
+
 def note_left(count: int) -> None:
     """Count processes an engine left behind (also called with a worker process's count)."""
     global _left_total

@@ -11,9 +11,10 @@ rules (``--max-fail``, the circuit breaker), the report.
 Nothing a worker does can take the run down or lose a case: one that dies or goes silent
 longer than a case can take is killed, the case it was running is reported as an error,
 and the rest of its group goes back in the queue for the others (a replacement is forked
-while there is work left, a bounded number of times). On SIGTERM a worker kills its
-engine's process group before it exits; a worker whose parent is gone notices at its next
-message and does the same. Each engine runs under its own keeper (a child subreaper, see
+while there is work left, a bounded number of times). On SIGTERM a worker ends its
+engine, with everything the engine started, before it exits; a worker whose parent is gone
+does the same, told by SIGTERM on Linux (the parent-death signal) and elsewhere at its next
+message. Each engine runs under its own keeper (a child subreaper, see
 :mod:`conformance.containment`), which also ends everything the engine started when the
 worker dies without doing it; a worker tells the parent how many processes its engines
 left behind, for the report.
@@ -33,7 +34,8 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .cases import Case
-from .engine_process import end_orphaned, kill_all, left_behind_total, note_left
+from .containment import die_with_parent
+from .engine_process import end_orphaned, forget_inherited, kill_all, left_behind_total, note_left
 from .runner import CaseResult, Failure, Session
 
 if TYPE_CHECKING:
@@ -66,11 +68,12 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_sigterm)
+    die_with_parent()                                 # a SIGKILLed parent: SIGTERM, so the engine ends too
     sys.stdout = open(os.devnull, "w")                # never print into the parent's output
     gc.freeze()                                       # the inherited corpus is never collected:
                                                       # leave its pages shared and unscanned
+    forget_inherited()                                # the parent's engines, if any, are not ours
     session = make_session()
-    left_before = left_behind_total()                 # (inherited from the parent at the fork)
     hello_sent = stopping = False
     engine_group = None
     try:
@@ -104,7 +107,7 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
         session.close()
         kill_all()
         try:
-            pipe.send(("left", left_behind_total() - left_before))
+            pipe.send(("left", left_behind_total()))
         except (OSError, ValueError):
             pass
         pipe.close()

@@ -1,13 +1,14 @@
 """Escapes the process group the classic way: at every start it double-forks a daemon that
 calls ``setsid()`` (a session, and so a process group, of its own), keeps the engine's
-stdout and stderr open and sleeps for ten minutes. ``setsid_daemon.py [N [MARKER]]`` also
-crashes on the N-th act of a hand (default 0: never), so each restart leaves one more
-daemon; MARKER is only carried in the command line (the daemon, forked without ``exec``,
-has the same), for a test to find the daemons by.
+stdout and stderr open and sleeps for ten minutes. ``setsid_daemon.py [N [MARKER [hang]]]``
+also crashes on the N-th act of a hand (default 0: never), so each restart leaves one more
+daemon, or with ``hang`` stops answering there instead (to stop a runner mid-case); MARKER
+is only carried in the command line (the daemon, forked without ``exec``, has the same),
+for a test to find the daemons by.
 
 Expected outcome: the engine's own (``pass`` with N 0; ``crash`` on the whole hand with
-N 5, a fresh engine for the next case); on Linux the runner finds and kills every daemon
-(one per engine start) and reports them as left behind."""
+N 5, a fresh engine for the next case; ``timeout`` with ``hang``); on Linux the runner
+finds and kills every daemon (one per engine start) and reports them as left behind."""
 
 import os
 import sys
@@ -16,6 +17,7 @@ import time
 from _common import Faulty, arg, die
 
 AFTER = int(arg("0"))
+HANG = len(sys.argv) > 3 and sys.argv[3] == "hang"
 
 
 def daemonize() -> None:
@@ -38,6 +40,8 @@ def daemonize() -> None:
 class SetsidDaemon(Faulty):
     def reply(self, message):
         if message.get("type") == "act" and AFTER and self.acts == AFTER:
+            while HANG:
+                time.sleep(60)
             die(6, "setsid_daemon.py: crashing, my daemon lives on")
         return super().reply(message)
 

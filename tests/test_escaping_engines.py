@@ -1,0 +1,282 @@
+"""Engines that escape their process group: nothing an engine starts may outlive the run.
+
+The hostile engines of ``tests/faulty_engines`` that start processes outside their own
+process group (a double-forked ``setsid`` daemon, a child in a process group of its own, a
+forked child that holds stdout) are run through every way the suite starts engines
+(``check`` with one engine and with forked workers, the runner stopped by SIGTERM, Ctrl-C
+or SIGKILL, ``fuzz``, the pytest plugin, the engine class itself), and afterwards no
+process of theirs may be alive. Their processes are found by a marker unique to each test
+in their command line or environment, read from /proc, never by pid. The report must say
+how many processes each run found left behind.
+
+An engine that answers every request just under the per-reply timeout must be stopped by
+the case budget, each case within ``--case-timeout`` (and the run within the sum), with
+the report naming the cases that hit it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conformance.check import run_cases
+from conformance.containment import available
+from conformance.engine_process import EngineProcess
+from conformance.fuzzing.lockstep import OverlappingEngine
+from robustness_fixtures import ENGINES, FIXTURE_CASES, FIXTURES, FULL, ROOT, SHORT
+
+pytestmark = pytest.mark.skipif(not available(), reason="containment under a subreaper: Linux only")
+
+pytest_plugins = ["pytester"]
+
+PY = sys.executable
+STICK = FIXTURE_CASES["robust-short-bid-stick"]
+OOT = FIXTURE_CASES["robust-out-of-turn"]
+
+
+def marked(marker: str) -> list[str]:
+    """The living processes (zombies are dead) whose command line or environment holds
+    ``marker``, each as ``pid: command``."""
+    found = []
+    needle = marker.encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+            if stat[stat.rfind(b")") + 2:].split()[0] in (b"Z", b"X"):
+                continue
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                cmdline = handle.read()
+            try:
+                with open(f"/proc/{name}/environ", "rb") as handle:
+                    environ = handle.read()
+            except OSError:
+                environ = b""
+        except OSError:             # gone meanwhile
+            continue
+        if needle in cmdline or needle in environ:
+            shown = cmdline.replace(b"\0", b" ").decode(errors="replace")[:200]
+            found.append(f"{name}: {shown}")
+    return found
+
+
+def wait_until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.fixture
+def marker():
+    """A marker unique to the test; whatever still carries it afterwards (a test that
+    failed) is killed then, so that a regression does not leave daemons on the machine."""
+    text = f"escape-{uuid.uuid4().hex}"
+    yield text
+    for line in marked(text):
+        try:
+            os.kill(int(line.split(":")[0]), signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def check(engine: str, *args: str, report: Path, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([PY, "-m", "conformance.cli", "check", "--engine", engine, "--corpus", str(FIXTURES),
+                           "--json", str(report), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "COLUMNS": "200", "PYTHON": PY, **(env or {})})
+
+
+def read_report(path: Path) -> tuple[dict, dict[str, dict], dict]:
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return lines[0], {line["id"]: line for line in lines[1:-1]}, lines[-1]
+
+
+# engine script and arguments (MARKER: the test's marker), extra environment, outcomes of
+# FULL and of the three short cases, processes left behind with one engine and with two
+# workers (one engine per table group; the fixtures have two groups), and how many of them
+# are counted at FULL's crash.
+ESCAPING = {
+    "setsid-daemon": ("setsid_daemon.py 0 MARKER", {}, "pass", (1, 2), 0),
+    "setsid-daemon-restarted": ("setsid_daemon.py 5 MARKER", {}, "crash", (2, 3), 1),
+    "own-group": ("own_group.py 5 MARKER", {}, "crash", (2, 3), 1),
+    "held-output": ("held_output.py 5 MARKER", {}, "crash", (1, 1), 1),
+    "wrapper-of-a-daemon": ("wrapper_no_exec.sh 0 MARKER", {"WRAPPED": "setsid_daemon.py"}, "pass", (1, 2), 0),
+}
+
+
+def command(spec: str, marker: str) -> str:
+    script, *args = spec.replace("MARKER", marker).split()
+    path = ENGINES / script
+    return " ".join([str(path)] if script.endswith(".sh") else [PY, str(path)]) + " " + " ".join(args)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("name", sorted(ESCAPING))
+def test_no_process_of_an_escaping_engine_outlives_check(tmp_path, name, jobs, marker):
+    spec, env, full_outcome, left, left_at_crash = ESCAPING[name]
+    report = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    result = check(command(spec, marker), "-j", str(jobs), "--timeout", "10", report=report, env=env)
+    elapsed = time.monotonic() - started
+    assert marked(marker) == [], "processes of the engine outlived the run"     # at once: the runner has waited
+    head, cases, foot = read_report(report)
+    assert {case_id: case["outcome"] for case_id, case in cases.items()} == {
+        FULL.id: full_outcome, SHORT.id: "pass", OOT.id: "pass", STICK.id: "pass"}, result.stdout + result.stderr
+    if full_outcome == "crash":
+        assert "before replying to act" in cases[FULL.id]["failure"]["message"], "a crash, not waited out as a timeout"
+    assert elapsed < 30, "the held pipes cost no timeout"
+    assert head["platform"]["containment"] == "subreaper"
+    assert foot["left_processes"] == left[jobs - 1]
+    assert cases[FULL.id].get("left_processes", 0) == left_at_crash
+    assert f"engine left {left[jobs - 1]} process(es) behind" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_nothing_outlives_a_runner_stopped_mid_case(tmp_path, signum, jobs, marker):
+    runner = subprocess.Popen(
+        [PY, "-m", "conformance.cli", "check", "--engine", command("setsid_daemon.py 5 MARKER hang", marker),
+         "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(tmp_path / "r.jsonl"), "-j", str(jobs)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))     # as from a terminal
+    try:
+        # the runner, and at least one engine's keeper, the engine and its daemon
+        assert wait_until(lambda: len(marked(marker)) >= 4, 30), marked(marker)
+        time.sleep(1.5)                          # the engine that has FULL now hangs on its 5th act
+        runner.send_signal(signum)
+        runner.communicate(timeout=30)
+    finally:
+        runner.kill()
+    if signum == signal.SIGKILL:                 # no chance to clean up: the keepers see their runner gone
+        assert wait_until(lambda: not marked(marker), 3), marked(marker)
+    else:
+        assert runner.returncode == 130
+        assert marked(marker) == []
+
+
+def test_the_engine_class_ends_what_its_engine_started_at_each_stop(marker):
+    """The one code path every command starts engines by (check, fuzz, identify, mutants
+    and the pytest plugin): a stop, a kill after a failure, a restart."""
+    engine = EngineProcess([PY, str(ENGINES / "setsid_daemon.py"), "0", marker], timeout=5)
+    engine.start()
+    assert len(marked(marker)) == 3                        # keeper, engine, daemon
+    engine.start()                                         # a restart: the first engine and its daemon end
+    assert engine.left_behind == 1 and len(marked(marker)) == 3
+    engine.kill()                                          # as after a timeout or garbage
+    assert engine.left_behind == 2 and marked(marker) == []
+    engine.start()
+    engine.stop()
+    assert engine.left_behind == 3 and marked(marker) == []
+
+
+def test_fuzz_and_identify_engines_end_what_they_started(marker):
+    engine = OverlappingEngine([PY, str(ENGINES / "own_group.py"), "0", marker], timeout=5)
+    engine.start()
+    assert len(marked(marker)) == 3                        # keeper, engine, its child in its own group
+    engine.stop()
+    assert engine.left_behind == 1 and marked(marker) == []
+
+
+def test_fuzz_leaves_nothing_behind(tmp_path, marker):
+    result = subprocess.run([PY, "-m", "conformance.cli", "fuzz", "--engine", command("setsid_daemon.py 0 MARKER", marker),
+                             "--hands", "5", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert marked(marker) == []
+
+
+def test_the_pytest_plugin_leaves_nothing_behind(pytester, marker):
+    result = pytester.runpytest_subprocess("--euchre-engine", command("setsid_daemon.py 5 MARKER", marker),
+                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3, failed=1)
+    assert marked(marker) == []
+
+
+def test_a_worker_killed_outright_takes_its_engines_processes_with_it(tmp_path, marker):
+    """A forked worker that is SIGKILLed cannot end its engine: the engine's keeper sees
+    that its parent is gone and does it (and a replacement worker runs the rest)."""
+    runner = subprocess.Popen(
+        [PY, "-m", "conformance.cli", "check", "--engine", command("setsid_daemon.py 5 MARKER hang", marker),
+         "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(tmp_path / "r.jsonl"), "-j", "2"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: len(marked(marker)) >= 5, 30), marked(marker)     # runner, worker, keeper, ...
+        time.sleep(1.5)                          # the worker that has FULL now waits on a hanging engine
+        hung = [pid for pid in _pids(marked(marker)) if _parent(pid) == runner.pid and _pids(marked(marker)) & _tree(pid)]
+        doomed = set().union(*(_tree(pid) for pid in hung)) & _pids(marked(marker))
+        assert hung and len(doomed) >= 3, "the worker's keeper, engine and daemon"
+        for pid in hung:
+            os.kill(pid, signal.SIGKILL)
+        assert wait_until(lambda: not _pids(marked(marker)) & doomed, 3), marked(marker)
+        runner.communicate(timeout=60)
+    finally:
+        runner.kill()
+    assert runner.returncode == 1                # FULL is an error: its worker died
+    assert marked(marker) == []
+
+
+def _pids(lines: list[str]) -> set[int]:
+    return {int(line.split(":")[0]) for line in lines}
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    return int(stat[stat.rfind(b")") + 2:].split()[1])
+
+
+def _tree(root: int) -> set[int]:
+    """The descendants of ``root`` now (a daemon's parent is its keeper, a subreaper)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            parent = _parent(int(name))
+            if parent is not None:
+                children.setdefault(parent, []).append(int(name))
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+# -- an engine just under the per-reply timeout ---------------------------------------------------
+
+def test_an_engine_just_under_the_reply_timeout_is_stopped_by_the_case_budget(tmp_path):
+    # 1.45 s a reply, never past the 1.5 s reply timeout; every case needs at least three
+    # requests (rules, new game, deal), so each ends when its 2 s budget is spent.
+    report = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    result = check(f"{PY} {ENGINES / 'just_under.py'} 1.5 0.05", "--timeout", "1.5", "--case-timeout", "2",
+                   report=report)
+    elapsed = time.monotonic() - started
+    _, cases, foot = read_report(report)
+    assert {case["outcome"] for case in cases.values()} == {"timeout"}
+    for case in cases.values():
+        assert case["hit_case_timeout"] is True
+        assert case["failure"]["message"].startswith("case not finished within 2 s")
+        assert case["duration_ms"] < 2000 + 400, "the case is ended when its budget is spent, not a reply later"
+    assert foot["hit_case_timeout"] == sorted(cases)
+    assert f"4 case(s) hit the case budget (--case-timeout 2 s): {', '.join(sorted(cases))}" in result.stderr
+    # the run: four budgets, four engine starts (a timed-out engine is restarted), the load
+    assert elapsed < 4 * 2 + 4 * 1.5 + 10
+
+
+def test_a_case_within_its_budget_is_not_named():
+    results = list(run_cases([SHORT], [PY, str(ENGINES / "just_under.py"), "0.2", "0.05"], timeout=1.0, case_timeout=5.0))
+    assert [(r.outcome, r.hit_case_timeout) for r in results] == [("pass", False)]
