@@ -52,11 +52,15 @@ ENGINES = {
     "euchrelib": (adapter("euchrelib_engine.py"), ["--variant", "euchre"], "euchrelib"),
     "euchre-cli": (adapter("euchre_cli_engine.py"), ["--variant", "euchre"], "euchre.command.play"),
     "euchre-app": (adapter("euchre_app_engine.py"), ["--variant", "euchre"], "env:EUCHRE_APP_DIR"),
+    "euchre-app-on-standard-euchre": ([f"{PY} {ADAPTERS / 'euchre_app_engine.py'} --standard"], ["--variant", "euchre"],
+                                      "env:EUCHRE_APP_DIR"),
     "rlcard-euchre-w23": (adapter("rlcard_euchre_engine.py"), ["--variant", "euchre"], "env:RLCARD_EUCHRE_W23_DIR"),
     "rlcard-euchre-euchre-rl": (adapter("rlcard_euchre_engine.py"), ["--variant", "euchre"], "env:RLCARD_EUCHRE_RL_DIR"),
     "rlcard-500": (adapter("rlcard_500_engine.py"), ["--variant", "five-hundred-four"], "env:RLCARD_500_DIR"),
     "euchre-plt": (adapter("euchre_plt_engine.py"), ["--variant", "euchre"], "env:EUCHRE_PLT_DIR"),
     "cards-ts": (adapter("cards_ts_engine.py"), ["--variant", "euchre"], "env:CARDS_TS_DIR"),
+    "cards-ts-on-standard-euchre": ([f"{PY} {ADAPTERS / 'cards_ts_engine.py'} --standard"], ["--variant", "euchre"],
+                                    "env:CARDS_TS_DIR"),
     "buck-euchre": (adapter("buck_euchre_engine.py"), ["--variant", "buck-euchre-auction"], "env:BUCK_EUCHRE_DIR"),
 }
 
