@@ -188,6 +188,164 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield path + ("bid", j), f"no bid {bid!r}"
 
 
+# Which step kinds read each property of a step (beyond id, kind, clause and when). A table that
+# gives a property to a step of another kind would be accepted by the schema and then ignored:
+# the table would say a rule the game does not play. A property missing here is let through.
+STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
+    "phase": ("name", "make-trumps", "auction", "offer", "exchange", "give", "play", "propose"),
+    "who": ("name", "force-bid"), "names": ("name",), "effect": ("name", "offer"),
+    "from": ("make-trumps", "auction"), "action": ("make-trumps",), "turned-down": ("make-trumps",),
+    "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps",),
+    "bids": ("auction",), "turns": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
+    "next-dealer": ("throw-in",),
+    "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),
+    "forced": ("offer",), "swap": ("offer",), "points": ("offer",),
+    "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
+    "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
+    "lead": ("play",), "must": ("play",), "renege": ("play",),
+    "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
+}
+CALL_ONLY = ("turned-down", "no-trump", "low-no-trump")     # make-trumps with action: call
+NAME_EFFECTS = ("proposal", "trumps", "partner")
+
+
+def _step_properties(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every property of a step is one its kind reads: anything else would validate and then
+    be ignored (a `trumps` on a throw-in, `turned-down` on an order round, `stop` on an offer
+    to one seat, `swap` on an offer that swaps nothing)."""
+    for i, step in enumerate(t["hand"]):
+        kind = step["kind"]
+        for key in step:
+            kinds = STEP_PROPERTIES.get(key)
+            if kinds is not None and kind not in kinds:
+                owners = ", ".join(kinds) if len(kinds) < 6 else "steps that wait for a decision"
+                yield ("hand", i, key), f"a {kind} step does not read `{key}` (it is for {owners}): remove it"
+        if kind == "make-trumps" and step.get("action") == "order":
+            for key in CALL_ONLY:
+                if key in step:
+                    yield ("hand", i, key), f"`{key}` is for a round that names suits (action: call), not one that orders up"
+        if kind == "offer":
+            if "stop" in step and not isinstance(step.get("to"), dict):
+                yield ("hand", i, "stop"), "`stop` is for an offer to a queue of seats; this offer asks one seat"
+            if "swap" in step and step.get("effect") != "swap-with-kitty":
+                yield ("hand", i, "swap"), f"`swap` is for an offer with effect: swap-with-kitty, not {step.get('effect')}"
+            if step.get("effect") in NAME_EFFECTS:
+                yield ("hand", i, "effect"), f"effect: {step['effect']} is for a name step, not an offer"
+        if kind == "name" and step.get("effect") not in NAME_EFFECTS:
+            yield ("hand", i, "effect"), f"a name step's effect is one of {', '.join(NAME_EFFECTS)}, not {step.get('effect')}"
+
+
+def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A suit a step may name, or fixes as trumps, must be in the pack (the interpreter has no
+    such suit to play)."""
+    suits = set(t["deck"]["suits"])
+    for i, step in enumerate(t["hand"]):
+        for j, strain in enumerate(step.get("names", [])):
+            if strain not in suits and strain not in ("NT", "NL"):
+                yield ("hand", i, "names", j), f"no suit {strain} in the pack ({', '.join(t['deck']['suits'])})"
+        trumps = step.get("trumps")
+        if step["kind"] == "set-trumps" and isinstance(trumps, str) and len(trumps) == 1 and trumps not in suits:
+            yield ("hand", i, "trumps"), f"no suit {trumps} in the pack ({', '.join(t['deck']['suits'])})"
+
+
+def _subset(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
+    """Whether every card of the card set ``inner`` is surely in ``outer`` (by the keys both name)."""
+    for key in ("ranks", "suits", "cards"):
+        if key in outer and (key not in inner or not set(inner[key]) <= set(outer[key])):
+            return False
+    return True
+
+
+def _swaps(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A swap with the kitty that lays down cards ``of`` a set must only be offered to a seat
+    holding enough of them: else the seat accepts and then has no card it may lay down."""
+    for i, step in enumerate(t["hand"]):
+        swap = step.get("swap") if step["kind"] == "offer" else None
+        if not swap or "of" not in swap:
+            continue
+        holds = (step.get("eligible") or {}).get("holds") or {}
+        enough = holds and _subset(holds["of"], swap["of"]) and (
+            holds.get("at-least", 0) >= swap["count"] or holds.get("only"))
+        if not enough:
+            yield ("hand", i, "eligible"), (f"a seat offered this swap may hold fewer than {swap['count']} of the cards it "
+                                            f"must lay down: eligible needs holds: {{of: <swap.of or fewer cards>, at-least: "
+                                            f"{swap['count']}}}")
+
+
+def _truth(condition: dict[str, Any], outcome: dict[str, Any]) -> bool | None:
+    """A condition weighed on a hand's outcome: True, False, or None where it speaks of what
+    the outcome does not say (the trumps, a bid, the hand number...)."""
+    result: bool | None = True
+    for key, value in condition.items():
+        if key in ("maker-tricks", "defender-tricks"):
+            low, high = (value, value) if isinstance(value, int) else value
+            tricks = outcome["tricks"] if key == "maker-tricks" else outcome["hand"] - outcome["tricks"]
+            known: bool | None = outcome["contract"] == "any" and low <= tricks <= high
+            if outcome["contract"] == "none":
+                known = None
+        elif key in ("alone", "defender-alone"):
+            known = outcome[key] == value
+        elif key == "contract":
+            known = outcome["contract"] == value
+        elif key == "made":
+            known = None if outcome["made"] is None or outcome["contract"] == "none" else outcome["made"] == value
+        elif key == "partner" and outcome["partner"] is not None:
+            known = outcome["partner"] == value
+        elif key == "any":
+            parts = [_truth(part, outcome) for part in value]
+            known = True if True in parts else None if None in parts else False
+        elif key == "all":
+            parts = [_truth(part, outcome) for part in value]
+            known = False if False in parts else None if None in parts else True
+        elif key == "not":
+            inner = _truth(value, outcome)
+            known = None if inner is None else not inner
+        else:
+            known = None
+        if known is False:
+            return False
+        if known is None:
+            result = None
+    return result
+
+
+def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every way a hand can end is scored by some row: a hand that no row can score would stop
+    the game there. Only outcomes the table can reach are weighed (a lone hand only where some
+    step or bid plays alone), and a row speaking of what an outcome does not say (the trumps,
+    a bid, the hand number) is taken as possibly scoring it."""
+    steps = t["hand"]
+    hand = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+    auction = any(s["kind"] == "auction" for s in steps)
+    lone = any(s["kind"] == "offer" and s.get("effect") == "alone" for s in steps) or any(
+        b.get("alone") for s in steps if s["kind"] == "auction" for b in s["bids"])
+    lone_defence = any(s["kind"] == "offer" and s.get("effect") == "defend-alone" for s in steps)
+    no_maker = any(s["kind"] == "set-trumps" for s in steps)
+    called = t["players"]["sides"] == "maker-and-called"
+    rows = [r for r in t["scoring"]["rows"] if r.get("enabled", True)]
+    need = t["scoring"].get("makers-need", 0)
+    outcomes = [{"contract": "none", "tricks": 0, "hand": hand, "alone": False, "defender-alone": False,
+                 "made": None, "partner": None}] if no_maker else []
+    for tricks in range(hand + 1):
+        for alone in (False, True) if lone else (False,):
+            for defence in (False, True) if lone_defence and alone else (False,):
+                for partner in ("called", "none") if called else (None,):
+                    outcomes.append({"contract": "any", "tricks": tricks, "hand": hand, "alone": alone,
+                                     "defender-alone": defence, "made": None if auction else tricks >= need,
+                                     "partner": partner})
+    for outcome in outcomes:
+        if all(_truth(row["when"], outcome) is False for row in rows):
+            if outcome["contract"] == "none":
+                said = "a hand played with no maker"
+            else:
+                said = f"a hand in which the makers take {outcome['tricks']} trick{'s' if outcome['tricks'] != 1 else ''}"
+                said += " alone" if outcome["alone"] else ""
+                said += " against a lone defender" if outcome["defender-alone"] else ""
+                said += f" (partner: {outcome['partner']})" if outcome["partner"] else ""
+            yield ("scoring", "rows"), f"no scoring row scores {said}: play would stop there"
+            return
+
+
 def _rounds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A ``round`` atom names its `make-trumps` step by id. A number would count the steps,
     and the count moves under the author's feet when a step is added before (an option's
@@ -302,6 +460,20 @@ def _option_overlaps(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                     yield where, f"{'.'.join(path)} is also set by option {other_key}: two options may not set one value"
                     break
         seen += [(path, key) for path, _ in mine]
+    yield from _option_mappings(t)
+
+
+def _option_mappings(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """An option's `trickster` mapping names values the option has (checked with the overlaps:
+    both are about how options read from outside the table)."""
+    from .options import coerce
+    for key, option in t.get("options", {}).items():
+        mapping = option.get("trickster")
+        for side in ("value-on", "value-off") if mapping else ():
+            try:
+                coerce(option, mapping[side])
+            except ValueError as exc:
+                yield ("options", key, "trickster", side), f"{mapping[side]!r} is not a value of option {key}: {exc}"
 
 
 def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
@@ -339,6 +511,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _rounds, _scoring_and_game, _clauses_and_sources, _option_overlaps,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _strains, _swaps, _rounds, _scoring_coverage,
+              _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -69,6 +69,11 @@ def _checked_located(located: Located) -> Located:
     expected = Path(located.file).stem
     if located.data.get("id") not in (None, expected) and not problems:
         problems.append(located.problem(("id",), f"id {located.data.get('id')!r} does not match the file name {expected!r}"))
+    if "selected" in located.data and not problems:
+        # Written by resolution (the value chosen for every option); in a file it would be
+        # replaced without a word, so a table choosing its options there would play others.
+        problems.append(located.problem(("selected",), "selected is written by resolution, never read from a file: "
+                                                       "to choose option values use option-defaults"))
     if problems:
         raise SpecError(problems)
     return located
