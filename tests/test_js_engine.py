@@ -61,3 +61,35 @@ def test_fuzz_and_identify_agree_with_the_js_engine(tmp_path):
                               cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert identify.returncode == 0, identify.stdout[-3000:] + identify.stderr[-2000:]
     assert "house rules (values other than the ones sent): none" in identify.stdout
+
+
+@pytest.mark.skipif(shutil.which("node") is None,
+                    reason="Node.js (`node`) is not installed: the JavaScript engine cannot run")
+def test_js_engine_refuses_card_rules_it_does_not_play():
+    """The engine plays a single pack in the usual rank order with follow suit the only rule
+    of play: sent a table with copies, cards left out, another rank order or `must` rules, it
+    answers `unsupported` rather than playing other rules than the table's."""
+    import copy
+
+    from reference_impl.resolve import resolve
+
+    table = resolve("euchre").table
+    changes = {
+        "copies": lambda t: t["deck"].update(copies=2),
+        "without": lambda t: t["deck"].update(without=["9C"]),
+        "order": lambda t: t["deck"].update(ranks=["9", "T", "J", "Q", "A", "K"]),
+        "must": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update(must=["head"]),
+    }
+    messages = [{"id": 1, "type": "hello", "protocol": 1, "protocol_version": "1.1.0"},
+                {"id": 2, "type": "rules", "variant": "euchre", "options": {}, "sha256": "0" * 64, "table": table}]
+    for n, change in enumerate(changes.values(), start=3):
+        changed = copy.deepcopy(table)
+        change(changed)
+        messages.append({"id": n, "type": "rules", "variant": "euchre", "options": {}, "sha256": "0" * 64, "table": changed})
+    messages.append({"id": 99, "type": "bye"})
+    proc = subprocess.run(ENGINE.split(), cwd=ROOT, input="".join(json.dumps(m) + "\n" for m in messages),
+                          capture_output=True, text=True, timeout=60)
+    replies = {r["id"]: r for r in map(json.loads, proc.stdout.splitlines())}
+    assert replies[2]["ok"] is True, replies[2]
+    for n, name in enumerate(changes, start=3):
+        assert replies[n]["ok"] is False and replies[n]["error"]["category"] == "unsupported", (name, replies[n])

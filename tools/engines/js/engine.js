@@ -53,6 +53,23 @@ const CARD_RE = /^([2-9TJQKA][CDHS]|JK)$/;
 const NPLAYERS = 4;
 const HAND_SIZE = 5;
 
+// Card and play rules of tables this engine does not implement: it plays a single pack whose
+// ranks run in the usual order, and follow suit as the only rule of play. A table sent with
+// more (a pack with copies, cards left out, ranks in another order, must head / trump /
+// overtrump) is refused rather than played by the wrong rules.
+const USUAL_RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
+function cardRulesBeyond(table) {
+  const deck = table.deck || {};
+  if ((deck.copies || 1) > 1) return 'a pack with copies (deck.copies)';
+  if ((deck.without || []).length) return 'cards left out of the pack (deck.without)';
+  const ranks = deck.ranks || [];
+  const start = USUAL_RANKS.indexOf(ranks[0]);
+  if (start < 0 || ranks.some((r, i) => USUAL_RANKS[start + i] !== r)) return `the rank order ${ranks.join(' ')}`;
+  const play = (table.hand || []).find((s) => s.kind === 'play');
+  if (play && (play.must || []).length) return `the play rules must: ${play.must.join(', ')}`;
+  return null;
+}
+
 class ProtocolError extends Error {
   constructor(category, message) {
     super(message);
@@ -613,6 +630,8 @@ class Session {
       if (!SUPPORTED_OPTIONS[k].includes(v)) fail('unsupported', `option ${k}=${JSON.stringify(v)} is not implemented`);
     }
     if (table && table.game && table.game['first-dealer'] === 'cut') fail('unsupported', 'first dealer by cut is not implemented');
+    const beyond = table && cardRulesBeyond(table);
+    if (beyond) fail('unsupported', `${beyond} is not implemented`);
     this.R = makeRules(options, table);
     this.variant = msg.variant;
     this.g = null;
