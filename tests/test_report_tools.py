@@ -102,3 +102,24 @@ def test_history_orders_versions_by_run_and_compares_each_with_the_one_before(tm
     assert (rows[1]["regressed"], rows[1]["fixed"], rows[1]["passed"]) == (1, 1, 1) and "regressed" not in rows[0]
     assert main(["report", "history", str(folder)]) == 0
     assert main(["report", "history", str(tmp_path / "none")]) == 2
+
+
+def test_the_compliance_page_shows_declared_options_history_and_bug_links(tmp_path):
+    from rules_site.compliance import read_report, render_compliance
+    from rules_site.links import Links
+
+    reports = tmp_path / "compliance" / "reports"
+    history = tmp_path / "compliance" / "history" / "toy"
+    reports.mkdir(parents=True)
+    history.mkdir(parents=True)
+    write_report(history / "1.0.jsonl", "1.0", {"a": "pass", "b": "fail"}, started="2026-12-01T10:00:00Z")
+    write_report(history / "2.0.jsonl", "2.0", {"a": "fail", "b": "pass"}, started="2026-12-02T10:00:00Z")
+    write_report(reports / "toy.jsonl", "2.0", {
+        "a": "fail", "b": "pass",
+        "k": ("expected-fail", None, "listed in the skip file: same dealer; tracker https://example.org/toy/issues")},
+        started="2026-12-02T10:00:00Z")
+    page = render_compliance([read_report(reports / "toy.jsonl")], [("euchre", "Euchre")], Links("compliance/index.md"))
+    assert "declares Euchre (stick-the-dealer=false/true; other options at their defaults)" in page
+    assert "History (2 versions kept):" in page and "| 1 regressed, 1 fixed, 0 new |" in page
+    assert "[`2.0`](history/toy/2.0.jsonl)" in page
+    assert "(known, [bug tracker](https://example.org/toy/issues))" in page
