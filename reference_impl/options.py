@@ -98,6 +98,10 @@ def restrict(option: dict[str, Any], allowed: list[Any]) -> list[Any]:
         kept.append({"value": value, "summary": _summary(option, value), **{k: v for k, v in choice.items() if k != "value"}})
     option["choices"] = kept
     option.pop("range", None)
+    mapping = option.get("trickster")
+    if mapping and not all(any(c["value"] == v and type(c["value"]) is type(v) for c in kept)
+                           for v in (mapping["value-on"], mapping["value-off"])):
+        del option["trickster"]     # the restricted option can no longer stand for both settings
     if option["default"] not in [c["value"] for c in kept] and kept:
         option["default"] = kept[0]["value"]
     return missing

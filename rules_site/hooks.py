@@ -26,7 +26,9 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 
 from rules_site.build import Site, build_site  # noqa: E402
 from rules_site.links import VARIANTS_INDEX, variant_page  # noqa: E402
-from rules_site.tables import SiteError  # noqa: E402
+from rules_site.tables import SiteError, all_views  # noqa: E402
+from rules_site.links import Links  # noqa: E402
+from rules_site.trickster import TRICKSTER_PAGE, render_trickster  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.euchre_site")
 _site: Site | None = None
@@ -52,6 +54,9 @@ def on_config(config):
         _site = build_site(Path(config.docs_dir), directory_urls=config.use_directory_urls, **kwargs)
     except SiteError as exc:
         raise PluginError(f"euchre-spec site: {exc}") from None
+    # The Trickster Cards page, beside the EGN page: built from the tables' `trickster` fields.
+    _site.pages[TRICKSTER_PAGE] = render_trickster(
+        all_views(), Links(TRICKSTER_PAGE, _site.anchors, directory_urls=config.use_directory_urls))
     timings = ", ".join(f"{k} {v:.1f}s" for k, v in _site.timings.items())
     log.debug("generated %d pages (%s)", len(_site.pages), timings)
     if config.nav is not None:
