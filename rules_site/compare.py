@@ -17,8 +17,10 @@ from typing import Any, Callable
 
 from .links import COMPARE_PAGE, CORPUS_INDEX, Links, md_text, variant_page
 from .notation import Notation, number_word, plural, rank_text
+from .scoring_order import by_commonness
 from .tables import VariantView, base_variant
-from .words import BIDDING_KINDS, hand_size, join, pack, points_words, round_number, seat_ref, widow_size
+from .words import (BIDDING_KINDS, hand_size, join, merged_takes, pack, points_words, round_number, seat_ref,
+                    widow_size)
 
 
 RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
@@ -127,18 +129,18 @@ def _exchange(t: dict[str, Any], w: Notation) -> str:
     parts = []
     for s in t.get("hand") or []:
         if s.get("kind") == "exchange":
-            for take in s.get("takes") or []:
-                source = "the upcard" if take.get("from") == "upcard" else f"the {w.widow}"
+            for who, source_key, when, declines in merged_takes(s.get("takes") or []):
+                source = "the upcard" if source_key == "upcard" else f"the {w.widow}"
                 cond = []
-                when = take.get("when") or {}
                 if "round" in when:
                     cond.append(f"round {round_number(t, when['round'])}")
                 if when.get("alone") is False:
                     cond.append("not alone")
-                text = f"{seat_ref(take.get('who'), w).split(' (')[0]} takes {source}" + (f" ({', '.join(cond)})" if cond else "")
-                if take.get("optional"):
+                text = f"{seat_ref(who, w).split(' (')[0]} takes {source}" + (f" ({', '.join(cond)})" if cond else "")
+                if declines is not None:
                     text += ", may decline"
-                parts.append(text)
+                if text not in parts:
+                    parts.append(text)
         elif s.get("kind") == "give":
             parts.append("the loner's partner may pass a card")
         elif s.get("kind") == "offer" and s.get("effect") == "swap-with-kitty":
@@ -161,7 +163,7 @@ def _lead(t: dict[str, Any], w: Notation) -> str:
 
 
 def _scoring(t: dict[str, Any], w: Notation) -> str:
-    rows = [r for r in (t.get("scoring") or {}).get("rows") or [] if r.get("enabled", True) is not False]
+    rows = [r for r in by_commonness((t.get("scoring") or {}).get("rows") or [], t) if r.get("enabled", True) is not False]
     titles = {c["id"]: c["title"] for c in t.get("clauses") or []}
     items = []
     for row in rows:

@@ -271,8 +271,9 @@ def refusals_html(case: SiteCase, refused: list[tuple[int | None, StepRecord]], 
         why = why_html(step, links, case.variant, words, trump)
         items.append(f"<li>{escape(words.seat(step['seat']))} tries {what} {when}: refused, {reason}"
                      + (f". {why}" if why else ".") + "</li>")
-    return ('<div class="es-refusals"><p class="es-refusals-title">Moves the rules refuse (an engine must reject each '
-            'and keep its state)</p><ul>' + "".join(items) + "</ul></div>")
+    # Folded: a reader learning the game follows the hand; the refused moves are for engine authors.
+    return ('<details class="es-refusals"><summary class="es-refusals-title">Moves the rules refuse in this hand '
+            f'({len(items)}; an engine must reject each and keep its state)</summary><ul>' + "".join(items) + "</ul></details>")
 
 
 def result_lines(case: SiteCase, hand: HandRecord, number: int, table: dict[str, Any], links: Links, words: Notation) -> list[str]:

@@ -229,11 +229,17 @@ def _choice_views(variant_id: str, resolved: ResolvedTable) -> dict[str, list[Ch
                 views.append(view)
                 continue
             wanted: dict[str, Any] = {key: value}
+            reachable = True
             for other, requirement in (raw.get("requires") or {}).items():
                 if other in (base.get("options") or {}):
                     from reference_impl.options import meets
                     if not meets(requirement, resolved.selected.get(other)):
-                        wanted[other] = view.also[other] = satisfying(base["options"][other], requirement)
+                        try:
+                            wanted[other] = view.also[other] = satisfying(base["options"][other], requirement)
+                        except StopIteration:      # a preset restricts the other option: this value cannot be had here
+                            reachable = False
+            if not reachable:
+                continue
             try:
                 view.table = resolve(variant_id, wanted).table
                 before = base if len(wanted) == 1 else resolve(variant_id, {k: v for k, v in wanted.items() if k != key}).table

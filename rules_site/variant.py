@@ -23,11 +23,12 @@ from .examples import render_example
 from .links import CORPUS_INDEX, Links, md_text
 from .notation import Notation, number_word, plural, spoken
 from .phases import step_clause
+from .scoring_order import by_commonness, row_order
 from .tables import SiteError, VariantView, fill
 from .words import awards_words, condition_words, deal_words, game_words, join, object_words, pack_words, step_words
 
 MAX_EXAMPLES = 3
-MAX_CASE_LINKS = 6
+MAX_CASE_LINKS = 3
 BIDDING = ("name", "make-trumps", "auction", "force-bid", "set-trumps", "throw-in")
 BEFORE_HAND = (("players", "Players and seats"), ("cards", "The cards"), ("dealing", "Dealing"))
 AFTER_HAND = (("scoring", "Scoring"), ("game", "The end of the game"))
@@ -70,7 +71,11 @@ def pick_examples(cases: list[SiteCase], limit: int = MAX_EXAMPLES) -> list[Site
     chosen: list[SiteCase] = []
     shown: set[str] = set()
     while pool and len(chosen) < limit:
-        best = max(pool, key=lambda c: (bool(set(c.cited_clauses()) - shown), not c.options, complete(c),
+        # The first example teaches: a natural deal, played without refused moves.
+        first = not chosen
+        best = max(pool, key=lambda c: ((natural_deal(c) and not has_refusals(c), not c.options, complete(c),
+                                         not any("alone" in tag for tag in c.tags), len(c.hands) == 1) if first else (),
+                                        bool(set(c.cited_clauses()) - shown), not c.options, complete(c),
                                         len(set(c.cited_clauses()) - shown), -pool.index(c)))
         if chosen and not set(best.cited_clauses()) - shown:
             break
@@ -78,6 +83,30 @@ def pick_examples(cases: list[SiteCase], limit: int = MAX_EXAMPLES) -> list[Site
         shown |= set(best.cited_clauses())
         pool.remove(best)
     return chosen
+
+
+def has_refusals(case: SiteCase) -> bool:
+    return any(step.get("reject") for hand in case.hands for step in hand.get("steps", []))
+
+
+def natural_deal(case: SiteCase) -> bool:
+    """Whether the first deal of a case looks like a real one, not a stacked deck that gives
+    each player one suit: most players hold two suits or more (a deal given as a pack order:
+    most neighbouring cards differ in suit)."""
+    deal = (case.hands[0] if case.hands else {}).get("deal") or {}
+    def suit(card: str) -> str:
+        return card.split(".")[0][-1:]
+    hands = deal.get("hands")
+    if isinstance(hands, list) and hands:
+        cards = [h.split() if isinstance(h, str) else list(h) for h in hands]
+        one_suit = sum(1 for h in cards if len({suit(c) for c in h}) <= 1)
+        return one_suit * 2 <= len(cards)
+    deck = deal.get("deck")
+    if deck:
+        cards = deck.split() if isinstance(deck, str) else list(deck)
+        same = sum(1 for a, b in zip(cards, cards[1:]) if suit(a) == suit(b))
+        return same * 2 <= max(len(cards) - 1, 1)
+    return True
 
 
 # -- the sections, in the order of play ----------------------------------------------------------
@@ -166,8 +195,9 @@ def plan_sections(table: dict[str, Any], words: Notation) -> list[Section]:
         placed[clause["id"]] = home_section(clause, first, by_key)
     for clause in clauses:
         placed[clause["id"]].clauses.append(clause)
-    for section in sections:
-        section.clauses.sort(key=lambda c: order[c["id"]])
+    rows = row_order(table)
+    for section in sections:              # a row's rule by how common its hand is, after the general rules
+        section.clauses.sort(key=lambda c: (c["id"] in rows, rows.get(c["id"], 0), order[c["id"]]))
     return sections
 
 
@@ -288,7 +318,7 @@ class VariantPage:
         if not key:
             return ""
         if key in sources:
-            return f"[{md_text(sources[key].get('title', key))}](#source-{key})"
+            return f"[{md_text(source_title(sources[key], key))}](#source-{key})"
         return md_text(key)
 
     def tested_by(self, clause_id: str) -> tuple[int, str]:
@@ -404,7 +434,8 @@ class VariantPage:
             teams = [w.unit(u) for u in range(len(w.units))]
             return (f"{number_word(n).capitalize()}, in {number_word(len(teams))} teams, partners sitting opposite: "
                     f"{join(teams, 'against')}.")
-        sides = {"maker-against-rest": f"in each hand {w.maker} plays against all the others",
+        rest = {2: "the other", 3: "the other two"}.get(n, "all the others")
+        sides = {"maker-against-rest": f"in each hand {w.maker} plays against {rest}",
                  "maker-and-called": f"in each hand {w.maker} and a called partner play against the rest",
                  "each-alone": "each plays for himself"}.get(players.get("sides"), "")
         names = f" ({join([w.seat(s) for s in range(n)])})" if players.get("names") else ""
@@ -414,7 +445,7 @@ class VariantPage:
         """Each enabled scoring row in a few words: its clause's title and its points."""
         t, w = self.table, self.words
         items = []
-        for row in (t.get("scoring") or {}).get("rows") or []:
+        for row in by_commonness((t.get("scoring") or {}).get("rows") or [], t):
             if row.get("enabled", True) is False:
                 continue
             title = self.clause_titles.get(row["id"])
@@ -545,7 +576,12 @@ class VariantPage:
                 lines += ["", self._prose(md_text(case.description))]
             replay = self.replays.get(case.id)
             if replay is not None:
-                lines += ["", render_example(case, replay, self.links, hand_heading="####", prefix=f"ex{number}")]
+                body = ["", render_example(case, replay, self.links, hand_heading="####", prefix=f"ex{number}")]
+                if number == 1:          # the first example is read through; the others open on demand
+                    lines += body
+                else:
+                    lines += ["", '<details class="es-fold" markdown>', "<summary>Show this hand, trick by trick</summary>",
+                              ""] + body + ["", "</details>"]
         return lines
 
     def value_words(self, key: str, value: Any) -> str:
@@ -558,17 +594,25 @@ class VariantPage:
         lines = ["", heading(2, "House rules (options)", self.anchors.claim("options")), ""]
         if not options:
             return lines + ["This variant has no options."]
-        lines += ["Each option is a choice among the values below; a conformance case names the values it needs "
-                  "(its `options`, by the key shown), and every other option keeps its default."]
-        for key, option in options.items():
-            lines += self.option_block(key, option)
-        return lines
+        lines += ["House rules that players agree on before the game. Each is a choice among the values listed; a "
+                  "conformance case names the values it needs (its `options`, by the key shown), and every other option "
+                  "keeps its default."]
+        blocks = [line for key, option in options.items() for line in self.option_block(key, option)]
+        if len(options) <= 6:
+            return lines + blocks
+        # Many options: one folded list, so that the page reads on a phone (a link to an option opens it).
+        return lines + ["", '<details class="es-fold es-options" markdown>',
+                        f"<summary>All {len(options)} house rules of {escape(self.table['title'])}</summary>", ""] + blocks + [
+                        "", "</details>"]
 
     def option_block(self, key: str, option: dict[str, Any]) -> list[str]:
         anchor = self.anchors.claim(f"option-{key}")
         views = self.view.choices.get(key, [])
-        lines = ["", f'<div class="es-option" id="{anchor}" markdown>', "",
-                 f"**{md_text(option.get('title', key))}**: {self._prose(md_text(option.get('summary', '')))} "
+        # Each option folded to its one line (the page has dozens): opened by a click, or by a
+        # link to it or to a rule it brings (docs/javascripts/open-target.js).
+        lines = ["", f'<details class="es-option" id="{anchor}" markdown>',
+                 f"<summary><strong>{escape(option.get('title', key))}</strong>: "
+                 f"{self.words.prose_html(option.get('summary', ''))}</summary>", "",
                  f'<span class="es-key">key <code>{escape(key)}</code></span>', ""]
         items = []
         named = {repr(c["value"]) for c in option.get("choices", [])}
@@ -602,22 +646,25 @@ class VariantPage:
             extra.append(f"EGN flag `{option['egn']}` ([all EGN flags]({self.links.to('egn.md')})).")
         if option.get("note"):
             extra.append(self._prose(md_text(option["note"])))
+        folded: list[str] = []
         if extra:
-            lines += ["", " ".join(extra), "{: .es-meta }"]
+            folded += ["", " ".join(extra), "{: .es-meta }"]
+        brought = 0
         for choice in views:
             for clause in choice.clauses_added:
                 if clause["id"] in self.said:
                     continue
                 lead = f"*With {md_text(option.get('title', key))}* = {value_label(choice.value)}:"
-                lines += self.clause_block(clause, choice.table or self.table, lead=lead, house=key)
-        lines += ["", "</div>"]
+                folded += self.clause_block(clause, choice.table or self.table, lead=lead, house=key)
+                brought += 1
+        lines += folded + ["", "</details>"]
         return lines
 
     def sources_section(self) -> list[str]:
         lines = ["", heading(2, "Sources", self.anchors.claim("sources")), ""]
         for key, source in (self.table.get("sources") or {}).items():
             anchor = self.anchors.claim(f"source-{key}")
-            text = f"*{md_text(source.get('title', key))}*"
+            text = f"*{md_text(source_title(source, key))}*"
             if source.get("author"):
                 text += f", {md_text(source['author'])}"
             if source.get("year"):
@@ -634,7 +681,10 @@ class VariantPage:
             lines += [f'- <span id="{anchor}"></span>{text}']
         if self.table.get("notes"):
             lines += ["", heading(3, "Notes on this table", self.anchors.claim("notes")), ""]
-            lines += [f"- {self._prose(md_text(note))}" for note in self.table["notes"]]
+            notes = self.table["notes"]
+            lines += ['<details class="es-fold" markdown>', f"<summary>{plural(len(notes), 'note')} on how this table "
+                      "reads its sources</summary>", ""]
+            lines += [f"- {self._prose(md_text(note))}" for note in notes] + ["", "</details>"]
         return lines
 
     def table_section(self) -> list[str]:
@@ -668,6 +718,13 @@ def value_label(value: Any) -> str:
     return f"**{md_text(str(value).replace('-', ' '))}**"
 
 
+def source_title(source: dict[str, Any], key: str) -> str:
+    """A source's title for readers: without this project's numbering of its seed documents
+    (``Two-handed Euchre (seed document 004, in Serbian)`` -> ``Two-handed Euchre (in Serbian)``)."""
+    title = str(source.get("title", key))
+    return re.sub(r" ?\(seed document \d+(?:, ([^)]*))?\)", lambda m: f" ({m.group(1)})" if m.group(1) else "", title)
+
+
 SOURCE_KINDS = {"seed": "a rules document this project started from", "site": "web site", "engine": "a program",
                 "format": "a file format", "book": "book"}
 
@@ -677,7 +734,7 @@ def short_source(source: dict[str, Any], key: str) -> str:
     without the parenthesis (never the project's file name or its number)."""
     if source.get("author"):
         return source["author"].split(" (")[0] + (f" {source['year']}" if source.get("year") else "")
-    title = source.get("title", key)
+    title = source_title(source, key)
     return title.split(" (")[0] if len(title) > 40 else title
 
 

@@ -310,27 +310,89 @@ def points_words(points: Any, *, short: bool = False) -> str:
 
 def award_target(to: str, words: Notation, table: Mapping[str, Any]) -> str:
     team = words.team_game
+    others = {2: "the other player", 3: "each of the other two"}.get(words.n, "each defender")
     return {"makers": "the makers" if team or table["players"].get("sides") != "maker-against-rest" else words.maker,
-            "defenders": "the defenders" if team else "each defender",
+            "defenders": "the defenders" if team else others,
             "maker": words.maker, "partner": "the called partner",
             "everyone": "each side" if team else "each player",
             "in-hand": "each player in the hand"}.get(to, code(to))
 
 
 def awards_words(awards: list[dict[str, Any]], table: Mapping[str, Any], words: Notation, *, short: bool = False) -> str:
+    """A scoring row's awards as a sentence: who scores what, and when (``the makers score 1
+    point``; in a game counted down, ``each player in the hand takes 1 point off for each
+    trick taken, and has 5 points added if he takes no tricks``)."""
     if not awards:
         return "nothing" if short else "no one scores"
-    parts = []
+    if short:
+        return "; ".join(f"{points_words(a.get('points', 0), short=True)} to {award_target(a.get('to'), words, table)}"
+                         for a in awards)
+    down = (table.get("game") or {}).get("direction") == "down"
+    by_who: dict[str, list[str]] = {}
     for award in awards:
         who = award_target(award.get("to"), words, table)
-        text = f"{points_words(award.get('points', 0), short=short)} to {who}"
+        text = score_phrase(award.get("points", 0), down, plural_subject=who in ("the makers", "the defenders"))
         if award.get("when"):
-            text += f" (if {condition_words(award['when'], table, words)})"
-        parts.append(text)
-    return "; ".join(parts)
+            text += " if " + he_words(condition_words(award["when"], table, words))
+        by_who.setdefault(who, []).append(text)
+    return "; ".join(f"{who} " + ", and ".join(parts) for who, parts in by_who.items())
+
+
+def score_phrase(points: Any, down: bool, *, plural_subject: bool = False) -> str:
+    """What a recipient does with some points: ``scores 2 points``, ``loses the bid's value``,
+    ``takes 1 point off for each trick taken`` (a game counted down to 0)."""
+    verb = (lambda one, many: many if plural_subject else one)
+    if isinstance(points, int):
+        if down:
+            return (f"{verb('has', 'have')} {plural(points, 'point')} added" if points >= 0
+                    else f"{verb('takes', 'take')} {plural(-points, 'point')} off")
+        return f"{verb('scores', 'score')} {plural(points, 'point')}" if points >= 0 else f"{verb('loses', 'lose')} {plural(-points, 'point')}"
+    if isinstance(points, dict) and set(points) == {"per-trick"} and isinstance(points["per-trick"], int):
+        n = points["per-trick"]
+        if down and n < 0:
+            return f"{verb('takes', 'take')} {plural(-n, 'point')} off for each trick taken"
+        return f"{verb('scores', 'score')} {n} for each trick taken"
+    if isinstance(points, dict) and points.get("contract-value") == -1 and len(points) == 1:
+        return f"{verb('loses', 'lose')} the bid's value"
+    return f"{verb('scores', 'score')} {points_words(points)}"
+
+
+def he_words(condition: str) -> str:
+    """A condition about the recipient said of a player: ``it takes no tricks`` -> ``he takes no tricks``."""
+    for old, new in (("it takes", "he takes"), ("that player is", "he is"), ("it took part", "he took part"),
+                     ("it sat out", "he sat out")):
+        condition = condition.replace(old, new)
+    return condition
 
 
 # -- the steps of a hand ---------------------------------------------------------------------
+
+def merged_takes(takes: list[Mapping[str, Any]]) -> list[tuple[Any, Any, dict[str, Any], dict[str, Any] | None]]:
+    """An exchange's takes, those by the same player from the same place said once.
+
+    Two takes that differ in one condition only, between them covering it (Two-handed
+    Euchre: the dealer takes the upcard in round 1 when he made trumps, and may decline
+    when the other player did), read as one: (who, source, the conditions they share, the
+    condition under which the player may decline, ``{}`` always, None never)."""
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for take in takes:
+        groups.setdefault((repr(take.get("who")), repr(take.get("from"))), []).append(take)
+    out = []
+    for members in groups.values():
+        whens = [dict(m.get("when") or {}) for m in members]
+        common = {k: v for k, v in whens[0].items() if all(w.get(k) == v for w in whens[1:])}
+        differing = {k for w in whens for k in w if k not in common}
+        if len(members) > 1 and len(differing) == 1:
+            optional = [w for m, w in zip(members, whens) if m.get("optional")]
+            declines = None if not optional else {} if len(optional) == len(members) else \
+                {k: v for k, v in optional[0].items() if k in differing}
+            out.append((members[0].get("who"), members[0].get("from"), common, declines))
+            continue
+        for member, when in zip(members, whens):
+            out.append((member.get("who"), member.get("from"), when, {} if member.get("optional") else None))
+    return out
+
+
 
 def exchange_source(source: str, words: Notation) -> str:
     return {"upcard": "the upcard", "widow": f"the {words.widow}"}.get(source, code(source))
@@ -398,19 +460,28 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         return cap(f"{prefix}{queue_words(step.get('to'), words)} may choose {what}.")
     if kind == "exchange":
         parts = []
-        for take in step.get("takes") or []:
-            text = f"{seat_ref(take.get('who'), words)} takes {exchange_source(take.get('from'), words)}"
-            if take.get("when"):
-                text += f" if {condition_words(take['when'], table, words)}"
-            if take.get("optional"):
-                text += " (may decline)"
+        for who, source, common, declines in merged_takes(step.get("takes") or []):
+            text = f"{seat_ref(who, words)} takes {exchange_source(source, words)}"
+            if common:
+                text += f" if {condition_words(common, table, words)}"
+            if declines == {}:
+                text += " (and may decline)"
+            elif declines:
+                text += f" (and may decline when {condition_words(declines, table, words)})"
             parts.append(text)
-        return prefix + (join(parts, "; and") or "no one takes cards") + ", then discards as many."
+        listed = "; ".join(parts[:-1]) + "; and " + parts[-1] if len(parts) > 1 else "".join(parts)
+        return prefix + (listed or "no one takes cards") + ", then discards as many."
     if kind == "give":
         return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
     if kind == "play":
         return f"{prefix}the tricks are played, {lead_words(step, table, words)}."
-    return f"{prefix}{code(kind)}."
+    if kind == "propose":
+        proposer, responder = seat_ref(step.get("proposer"), words), seat_ref(step.get("responder"), words)
+        least = (step.get("exchange") or {}).get("proposer-at-least")
+        return (f"{prefix}{proposer} may propose an exchange of cards; if {responder} accepts, each discards "
+                + (f"(the proposer at least {plural(least, 'card')}) " if least else "")
+                + "and draws as many from the stock, again while the stock lasts; if not, the hand is played as dealt.")
+    return f"{prefix}{kind.replace('-', ' ')}."
 
 
 def lead_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notation) -> str:
@@ -477,7 +548,8 @@ def object_words(table: Mapping[str, Any], words: Notation) -> str:
         maker_side = "one team" if not auction else "the team of the highest bidder"
     else:
         who = f"{number_word(n).capitalize()} players, each scoring for himself,"
-        maker_side = {"maker-against-rest": f"one player, the {maker}, plays against all the others",
+        rest = {2: "the other", 3: "the other two"}.get(words.n, "all the others")
+        maker_side = {"maker-against-rest": f"one player, the {maker}, plays against {rest}",
                       "maker-and-called": f"the {maker} and a partner the {maker} calls play against the others",
                       "each-alone": f"the {maker} plays for a contract"}.get(sides, f"the {maker} plays for a contract")
         how = "wins the auction" if auction else "chooses trumps"

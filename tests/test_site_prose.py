@@ -75,7 +75,7 @@ def test_ids_are_unique_within_every_page(built_site):
 
 
 SEAT_NUMBER = re.compile(r"\b(?:North|East|South|West|Player \d+|Seat \d+)\s*\(\d+\)|\bSeats? \d\b")
-SOURCE_LABEL = re.compile(r"\bseed \d{3}\b|\\")
+SOURCE_LABEL = re.compile(r"\bseed (?:document )?\d{3}\b|\\")
 PROTOCOL_CODE = re.compile(r"<code>((?:pass|order|stay|drop|alone|defend-alone|swap|take|give|true|false|"
                            r"(?:call|name|bid|play|discard|give|take):[^<]*))</code>")
 ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
