@@ -324,9 +324,10 @@ class Session:
         limit = min(self.engine.timeout, left)
         try:
             return self.engine.request(message, timeout=limit, then=then)
-        except EngineTimedOut as exc:
+        except EngineTimedOut:
             if limit < self.engine.timeout:
-                raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s ({exc})") from None
+                raise CaseTimedOut(f"case not finished within {self.case_timeout:g} s "
+                                   f"(still waiting for the reply to {message['type']})") from None
             raise
 
     def _check_reply(self, kind: str, reply: dict[str, Any], where: str) -> None:
