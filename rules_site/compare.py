@@ -19,8 +19,8 @@ from .links import COMPARE_PAGE, CORPUS_INDEX, Links, md_text, variant_page
 from .notation import Notation, number_word, plural, rank_text
 from .scoring_order import by_commonness
 from .tables import VariantView, base_variant
-from .words import (BIDDING_KINDS, hand_size, join, merged_takes, pack, points_words, round_number, seat_ref,
-                    widow_size)
+from .words import (BIDDING_KINDS, condition_words, hand_size, he_words, join, merged_takes, pack, points_words,
+                    round_number, seat_ref, widow_size)
 
 
 RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
@@ -101,9 +101,23 @@ def _making(t: dict[str, Any], w: Notation) -> str:
             parts.append(f"{seat_ref(s.get('who'), w)} may be given the bid")
         elif s.get("kind") == "name" and s.get("effect") == "trumps":
             parts.append(f"{seat_ref(s.get('who'), w)} names trumps")
-    ends = [s for s in steps if s.get("kind") in ("throw-in", "set-trumps")]
-    for s in ends:
-        parts.append("all pass: thrown in" if s.get("kind") == "throw-in" else f"all pass: played at {w.strain(s.get('trumps'))}")
+    hand = t.get("hand") or []
+    for s in (s for s in steps if s.get("kind") in ("throw-in", "set-trumps")):
+        # What a step that ends the bidding means depends on where it stands: before any
+        # bidding (and with a condition) it sets trumps at once; after the rounds, all passed.
+        index = next((i for i, x in enumerate(hand) if x is s), 0)
+        bid_before = any(x.get("kind") in ("make-trumps", "auction", "name") for x in hand[:index])
+        when = {k: v for k, v in (s.get("when") or {}).items() if k != "all-passed"}
+        if s.get("kind") == "throw-in":
+            parts.append("all pass: thrown in" if bid_before else "thrown in")
+            continue
+        strain = "the upcard's suit" if s.get("trumps") == "upcard" else w.strain(s.get("trumps"))
+        if when:
+            parts.append(f"if {condition_words(when, t, w)}: {strain} trumps at once")
+        elif not bid_before:
+            parts.append(f"{strain} is trumps, no bidding" if s.get("trumps") == "upcard" else f"played at {strain}, no bidding")
+        else:
+            parts.append(f"all pass: played at {strain}")
     return "; ".join(parts) or "—"
 
 
@@ -169,8 +183,10 @@ def _scoring(t: dict[str, Any], w: Notation) -> str:
     for row in rows:
         awards = row.get("award") or []
         points = ", ".join(f"{points_words(a.get('points', 0), short=True)}"
-                           + {"makers": "", "maker": "", "defenders": " to the defenders", "everyone": " to each"}.get(
-                               a.get("to"), f" to {a.get('to')}") for a in awards) or "nothing"
+                           + {"makers": "", "maker": "", "defenders": " to the defenders", "everyone": " to each",
+                              "in-hand": " to each in the hand", "partner": " to the partner"}.get(a.get("to"), f" to {a.get('to')}")
+                           + (f" if {he_words(condition_words(a['when'], t, w))}" if a.get("when") else "")
+                           for a in awards) or "nothing"
         items.append(f"{escape(titles.get(row['id'], row['id'].replace('-', ' ')))}: {points}")
     return "<br>".join(items)
 
@@ -248,6 +264,7 @@ def render_matrix(views: list[VariantView], links: Links, case_counts: dict[str,
         lines.append("")
         columns = members if base in [v.id for v in members] else [base_view] + members
         lines += family_table(family, columns, base_view, links, case_counts, full=base in [v.id for v in members])
+    lines += house_rules_table(views, base_view, links)
     return "\n".join(lines) + "\n"
 
 
@@ -275,6 +292,8 @@ def family_table(family: str, columns: list[VariantView], base_view: VariantView
         for view, text in cells:
             if view.id != base and text == base_text:
                 row.append(f'<td class="es-same"><span aria-hidden="true">=</span><span class="es-sr">same as {escape(base_view.title)}</span></td>')
+            elif view.id != base and "<br>" in base_text:
+                row.append(f"<td>{list_difference(text, base_text, base_view.title)}</td>")
             else:
                 row.append(f"<td>{text}</td>")
         html.append("<tr>" + "".join(row) + "</tr>")
@@ -290,6 +309,84 @@ def family_table(family: str, columns: list[VariantView], base_view: VariantView
     if same:
         out += [f"The same as {md_text(base_view.title)} in every variant of this family: {', '.join(same).lower()}.", ""]
     return out
+
+
+def lower_first(title: str) -> str:
+    """``Going alone`` -> ``going alone``; ``UK style`` and ``The Canadian loner`` keep their capitals."""
+    first = title.split(" ", 1)[0]
+    return title if first.isupper() and len(first) > 1 else title[:1].lower() + title[1:]
+
+
+def option_value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return escape(str(value).replace("-", " "))
+
+
+def house_rules_table(views: list[VariantView], base_view: VariantView, links: Links) -> list[str]:
+    """Which of the base game's house rules each variant turns on: a row per house rule that
+    some variant sets otherwise than the base game does (or does not offer), a column per
+    variant that offers any of them; the rest named in one line."""
+    base_options = base_view.options
+    if not base_options:
+        return []
+    def value(view: VariantView, key: str) -> Any:
+        return view.resolved.selected.get(key, view.options.get(key, {}).get("default"))
+    base_values = {key: value(base_view, key) for key in base_options}
+
+    def differs(view: VariantView, key: str) -> bool:
+        return key in view.options and value(view, key) != base_values[key]
+    others = [v for v in views if v.id != base_view.id]
+    shown = [key for key in base_options if any(differs(v, key) for v in others)]
+    alike = [key for key in base_options if key not in shown]
+    columns = [v for v in others if any(differs(v, key) for key in shown)]
+    rows = [(key, base_options[key], [(v, key in v.options, value(v, key) if key in v.options else None) for v in columns])
+            for key in shown]
+    lines = ["## House rules, variant by variant {#house-rules}", "",
+             f"The house rules of {md_text(base_view.title)} that a variant sets otherwise: **on** or a value where the "
+             "variant plays it by default, *off* where it is offered but not played, and — where the variant does not "
+             "offer it. A variant's page tells each rule.", ""]
+    if rows:
+        html = [f'<div class="es-scroll es-compare-wrap"><table class="es-compare es-house-rules"><caption>House rules by '
+                f'variant ({escape(base_view.title)} first)</caption><thead><tr><th scope="col" class="es-axis">House rule</th>'
+                f'<th scope="col">{escape(base_view.title)}</th>']
+        html += [f'<th scope="col"><a href="{escape(links.url(variant_page(v.id)))}">{escape(v.title)}</a></th>' for v in columns]
+        html.append("</tr></thead><tbody>")
+        for key, option, cells in rows:
+            head = (f'<th scope="row" class="es-axis"><a href="{escape(links.url(variant_page(base_view.id), "option-" + key))}">'
+                    f"{escape(option.get('title', key))}</a></th>")
+            row = [head, f'<td>{option_value_words(base_values[key])}</td>']
+            for view, offered, val in cells:
+                if not offered:
+                    row.append('<td class="es-same"><span aria-hidden="true">—</span><span class="es-sr">not offered</span></td>')
+                elif val == base_values[key]:
+                    row.append(f'<td class="es-base">{option_value_words(val)}</td>')
+                else:
+                    row.append(f"<td><strong>{option_value_words(val)}</strong></td>")
+            html.append("<tr>" + "".join(row) + "</tr>")
+        html.append("</tbody></table></div>")
+        lines += ["".join(html), ""]
+    if alike:
+        lines += [f"Every other house rule is set as in {md_text(base_view.title)} wherever a variant offers it: "
+                  + ", ".join(md_text(lower_first(base_options[k].get("title", k))) for k in alike) + ".", ""]
+    return lines
+
+
+def list_difference(text: str, base_text: str, base_title: str) -> str:
+    """A cell that lists lines (the scoring rows) against the base game's: only the lines that
+    differ, then what it shares said in a word, and the base game's lines it does without."""
+    lines, base_lines = text.split("<br>"), base_text.split("<br>")
+    differ = [line for line in lines if line not in base_lines]
+    shared = len(lines) - len(differ)
+    titles = {line.split(":")[0] for line in lines}
+    without = [line.split(":")[0] for line in base_lines if line not in lines and line.split(":")[0] not in titles]
+    out = differ[:]
+    if shared:
+        out.append(f'<span class="es-base">{"the rest" if differ else "the rows"} as {escape(base_title)}'
+                   f" ({shared} of {len(base_lines)})</span>")
+    if without and shared:
+        out.append(f'<span class="es-base">without: {", ".join(w.lower() for w in without)}</span>')
+    return "<br>".join(out)
 
 
 def _title(views: list[VariantView], variant: str | None) -> str:
