@@ -281,10 +281,10 @@ def rules_of(path: Path) -> Rules:
     return Rules(resolve_file(path))
 
 
-def child_file(folder: Path, variant: str, body: str) -> Path:
+def child_file(folder: Path, variant: str, body: str, name: str = "house") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "house.yaml"
-    path.write_text(f"id: house\ntitle: House\nsummary: A house table.\nsources: {{house: {{title: Ours, kind: house}}}}\n"
+    path = folder / f"{name}.yaml"
+    path.write_text(f"id: {name}\ntitle: House\nsummary: A house table.\nsources: {{house: {{title: Ours, kind: house}}}}\n"
                     f"extends: {variant}\n{body}", encoding="utf-8")
     return path
 
@@ -584,6 +584,32 @@ def _examples_are_tried() -> None:
     assert 13 in trials and 11 not in trials, trials
 
 
+RENEGE = {"reneging": "claimed"}
+PROBES.update({
+    "leadRule.id": Refused("euchre", put("hand.play.lead.0.id", "lone"), "no element with id 'alone'", source=True),
+    "cardSet.trumps": Plays("ecarte", drop("hand.king-marked.eligible.holds.of.trumps")),
+    "condition.reneged": Plays("euchre", put("hand.renege-claim.eligible", {"not": {"reneged": True}}), options=RENEGE),
+    "condition.renege-claimed": Plays("euchre", put("scoring.rows.renege-by-makers.award.0.points", 5),
+                                      base=put("scoring.rows.renege-by-makers.when", {"renege-claimed": "both"}),
+                                      options=RENEGE),
+    "condition.stood": Plays("ecarte", put("scoring.rows.point.award.1.when", {"self-tricks": [3, 4], "stood": "self"})),
+    "step.exchange.proposer-at-least": Plays("ecarte", put("hand.proposal.exchange.proposer-at-least", 2)),
+    "step.exchange.responder-at-least": Plays("ecarte", put("hand.proposal.exchange.responder-at-least", 1)),
+    "step.exchanges": Plays("ecarte", put("hand.proposal.exchanges", 1)),
+    "step.proposer": Plays("ecarte", put("hand.proposal.proposer", "dealer")),
+    "step.responder": Plays("ecarte", put("hand.proposal.responder", "eldest")),
+    "step.points": Plays("ecarte", put("hand.king-marked.points", 3)),
+    "step.low-no-trump": Plays("euchre", put("hand.round-2.low-no-trump", True)),
+    "step.renege": Plays("euchre", put("hand.play.renege", "allowed")),
+    "option.trickster.name": Meta("the name of the Trickster Cards setting an option stands for: read where a "
+                                  "Trickster game's settings are read, and shown on the site's Trickster page"),
+    "option.trickster.value-on": Refused("euchre", put(f"{STD}.trickster.value-on", "sometimes"),
+                                         "is not a value of option stick-the-dealer", source=True),
+    "option.trickster.value-off": Refused("euchre", put(f"{STD}.trickster.value-off", "sometimes"),
+                                          "is not a value of option stick-the-dealer", source=True),
+})
+
+
 # -- the tests ----------------------------------------------------------------------------------------
 def source_file(variant: str, edit: Edit, folder: Path) -> Path:
     """The variant's own file (options and all), changed by ``edit``."""
@@ -671,21 +697,89 @@ def test_no_silent_data(key, tmp_path, monkeypatch):
     """Changing this property changes play, or is refused at the table's line (see the module)."""
     _run(key, PROBES[key], tmp_path, monkeypatch)
 
-RENEGE = {"reneging": "claimed"}
-PROBES.update({
-    "leadRule.id": Refused("euchre", put("hand.play.lead.0.id", "lone"), "no element with id 'alone'", source=True),
-    "cardSet.trumps": Plays("ecarte", drop("hand.king-marked.eligible.holds.of.trumps")),
-    "condition.reneged": Plays("euchre", put("hand.renege-claim.eligible", {"not": {"reneged": True}}), options=RENEGE),
-    "condition.renege-claimed": Plays("euchre", put("scoring.rows.renege-by-makers.award.0.points", 5),
-                                      base=put("scoring.rows.renege-by-makers.when", {"renege-claimed": "both"}),
-                                      options=RENEGE),
-    "condition.stood": Plays("ecarte", put("scoring.rows.point.award.1.when", {"self-tricks": [3, 4], "stood": "self"})),
-    "step.exchange.proposer-at-least": Plays("ecarte", put("hand.proposal.exchange.proposer-at-least", 2)),
-    "step.exchange.responder-at-least": Plays("ecarte", put("hand.proposal.exchange.responder-at-least", 1)),
-    "step.exchanges": Plays("ecarte", put("hand.proposal.exchanges", 1)),
-    "step.proposer": Plays("ecarte", put("hand.proposal.proposer", "dealer")),
-    "step.responder": Plays("ecarte", put("hand.proposal.responder", "eldest")),
-    "step.points": Plays("ecarte", put("hand.king-marked.points", 3)),
-    "step.low-no-trump": Plays("euchre", put("hand.round-2.low-no-trump", True)),
-    "step.renege": Plays("euchre", put("hand.play.renege", "allowed")),
-})
+
+
+def test_the_walk_goes_red_when_a_property_is_ignored(tmp_path, monkeypatch):
+    """The walk can fail: with the interpreter ignoring `stuck` on an order round again (as it
+    did before issue 30: the stuck dealer could pass), the probe of `step.stuck` reports it."""
+    from reference_impl import state as state_module
+    honoured = state_module._LEGAL[state_module.M_MAKE]
+
+    def ignoring_stuck_when_ordering(state: State) -> list[str]:
+        return ["pass", "order"] if state.step.order else honoured(state)
+    monkeypatch.setitem(state_module._LEGAL, state_module.M_MAKE, ignoring_stuck_when_ordering)
+    with pytest.raises(AssertionError, match="silent data"):
+        _run("step.stuck", PROBES["step.stuck"], tmp_path, monkeypatch)
+
+
+# -- the tables of issue 30, played or refused as written ---------------------------------------------
+def _first_hand(rules: Rules, dealer: int = 0) -> State:
+    state = new_game(rules, dealer=dealer)
+    order = sorted(rules.card_names)
+    random.Random(30).shuffle(order)
+    state.deal(rules.deal_from_order(order, dealer))
+    return state
+
+
+def test_a_dealer_stuck_in_the_first_round_must_order_up(tmp_path):
+    rules = rules_of(standalone("euchre", {}, STUCK_IN_ROUND_1, tmp_path))
+    state = _first_hand(rules, dealer=0)
+    for seat in (1, 2, 3):
+        assert state.phase == "bid-round-1" and state.to_act == seat and "pass" in state.legal_actions()
+        state.apply("pass")
+    assert (state.to_act, state.legal_actions()) == (0, ["order"])
+
+
+ROUND_0 = {"id": "round-0", "kind": "make-trumps", "phase": "bid-round-0", "from": "eldest", "action": "call",
+           "turned-down": "allowed", "no-trump": False}
+
+
+def _insert_round_0(t: dict) -> None:
+    at = next(i for i, s in enumerate(t["hand"]) if s["id"] == "round-1")
+    t["hand"].insert(at, copy.deepcopy(ROUND_0))
+
+
+def test_a_round_added_before_the_first_keeps_the_pickup_and_the_canadian_loner_on_it(tmp_path):
+    """A bidding round added before the upcard's round: the dealer still takes the upcard when
+    it is ordered up, and the dealer's partner who orders it is still a Canadian loner; a count
+    of rounds would have moved both to the new round."""
+    rules = rules_of(standalone("euchre", {"canadian-loner": True}, _insert_round_0, tmp_path / "a"))
+    state = _first_hand(rules, dealer=0)
+    for _ in range(4):
+        assert state.phase == "bid-round-0"
+        state.apply("pass")
+    assert state.phase == "bid-round-1" and state.to_act == 1
+    state.apply("order")                                # the eldest orders: the dealer takes the upcard
+    while state.phase == "alone":
+        state.apply("pass")
+    assert (state.phase, state.to_act) == ("discard", 0), state.phase
+    canadian = _first_hand(rules, dealer=0)
+    for _ in range(5):                                  # round 0, then the eldest in round 1
+        canadian.apply("pass")
+    canadian.apply("order")                             # the dealer's partner orders up
+    assert canadian.alone and canadian.maker == 2, canadian.observation()
+
+
+def test_variants_lists_the_good_tables_and_names_the_bad_one(tmp_path):
+    import subprocess
+    import sys
+    folder = tmp_path / "mine"
+    child_file(folder, "euchre", "game: {target: 7}\n", name="kitchen")
+    (folder / "broken.yaml").write_text("id: broken\ntitle: Broken\nsummary: x\nsources: {h: {title: h, kind: house}}\n"
+                                        "extends: euchre\nplayers: {count: 99}\n")
+    result = subprocess.run([sys.executable, "-m", "conformance.cli", "variants"], capture_output=True, text=True,
+                            timeout=300, env={**__import__("os").environ, "EUCHRE_SPEC_PATH": str(folder),
+                                              "COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    assert "kitchen" in result.stdout and "euchre" in result.stdout and "broken" not in result.stdout
+    assert f"broken is not listed, its table is refused: {folder / 'broken.yaml'}:6: $.players.count" in result.stderr
+
+
+def test_a_clause_a_child_removes_is_not_on_its_page(tmp_path, monkeypatch):
+    """The site is written from resolved tables: a child that removes an inherited clause has
+    a page without it, its parent's page keeping it."""
+    title = next(c["title"] for c in resolve("two-hand").table["clauses"] if c["id"] == "left-bower-is-trump")
+    path = child_file(tmp_path, "two-hand", "remove: [clauses.left-bower-is-trump]\n")
+    assert variant_problems(path) == []
+    assert title not in page_of(path, monkeypatch)
+    assert title in page_of(child_file(tmp_path / "parent", "two-hand", "", name="unchanged"), monkeypatch)
