@@ -256,6 +256,7 @@ class Adapter:
         next_dealer = (self.state["dealer"] + 1) % 4
         over = max(scores) >= self.target
         self.state.update(hand_points=hand_points, scores=scores, game_over=over, trump=self.game.trump,
+                          turned_down=self.game.turned_down,
                           winner=(0 if scores[0] > scores[1] else 1) if over else None,
                           hands=[[protocol_card(c.get_index()) for c in p.hand] for p in self.game.players])
         if not over:
