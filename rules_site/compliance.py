@@ -254,10 +254,15 @@ def difference(failure: dict[str, Any], line: dict[str, Any], table: dict[str, A
 # -- the page -------------------------------------------------------------------------------------
 
 def _mark(outcomes: Counter) -> str:
-    ran = sum(outcomes.values()) - sum(outcomes[o] for o in NOT_RUN)
+    """✓ only where every case ran and passed: an engine that passes all it ran but leaves
+    cases unrun gets a half mark, never the green tick beside a count that hides them."""
+    not_run = sum(outcomes[o] for o in NOT_RUN)
+    ran = sum(outcomes.values()) - not_run
     bad = sum(outcomes[o] for o in FAILING)
-    if ran and not bad:
+    if ran and not bad and not not_run:
         return '<span class="es-ok" role="img" aria-label="all passed">✓</span>'
+    if ran and not bad:
+        return '<span class="es-partial" role="img" aria-label="passed all it ran, some not run">◑</span>'
     if bad:
         return '<span class="es-bad" role="img" aria-label="some failed">✗</span>'
     return '<span class="es-none" role="img" aria-label="none run">–</span>'
@@ -267,10 +272,19 @@ def _cell(outcomes: Counter) -> str:
     total = sum(outcomes.values())
     if not total:
         return '<td class="es-none">—</td>'
-    ran = total - sum(outcomes[o] for o in NOT_RUN)
+    not_run = sum(outcomes[o] for o in NOT_RUN)
+    ran = total - not_run
     if not ran:
         return f'<td class="es-none">not run ({total})</td>'
-    return f"<td>{_mark(outcomes)} {outcomes['pass']}/{ran}</td>"
+    return f"<td>{_mark(outcomes)} {outcomes['pass']}/{ran}" + (f" · {not_run} not run" if not_run else "") + "</td>"
+
+
+def passed_html(outcomes: Counter) -> str:
+    """The summary's count: passed of those run, and beside it how many were not run."""
+    not_run = sum(outcomes[o] for o in NOT_RUN)
+    ran = sum(outcomes.values()) - not_run
+    text = f"{_mark(outcomes)} {outcomes['pass']} of {ran} run"
+    return text + (f'<br><span class="es-notrun-count">{not_run} not run</span>' if not_run else "")
 
 
 def render_compliance(reports: list[Report], variants: list[tuple[str, str]], links: Links,
@@ -293,10 +307,9 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
                 for r in reports}
     lines += ["## Summary {#summary}", ""]
     html = ['<div class="es-scroll"><table class="es-summary"><thead><tr><th scope="col">Engine</th><th scope="col">Passed</th>'
-            '<th scope="col">Failing</th><th scope="col">Not run</th><th scope="col">Main cause of failure</th></tr></thead><tbody>']
+            '<th scope="col">Failing</th><th scope="col">Main cause of failure</th></tr></thead><tbody>']
     for report in reports:
         outcomes = report.outcomes()
-        ran = sum(outcomes.values()) - sum(outcomes[o] for o in NOT_RUN)
         bad = sum(outcomes[o] for o in FAILING)
         causes = group_failures([f for f in analysed[report.path.name] if f.line.get("outcome") in FAILING])
         main = ""
@@ -308,8 +321,8 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
                     f"{code_html(words[:1].upper() + words[1:])}.")
         language = f'<br><span class="es-lang">{escape(str(report.engine["language"]))}</span>' if report.engine.get("language") else ""
         html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
-                    f"<td>{_mark(outcomes)} {outcomes['pass']} of {ran}</td><td>{bad or ''}</td>"
-                    f"<td>{sum(outcomes[o] for o in NOT_RUN) or ''}</td><td>{main or ('—' if not bad else '')}</td></tr>")
+                    f'<td data-label="Passed">{passed_html(outcomes)}</td><td data-label="Failing">{bad or "none"}</td>'
+                    f'<td data-label="Main cause">{main or ("—" if not bad else "")}</td></tr>')
     html.append("</tbody></table></div>")
     lines.append("".join(html))
     lines += ["", "*Passed* counts the cases an engine ran (those outside what it declares in its `hello` are "
@@ -445,10 +458,12 @@ def failures_html(report: Report, failures: list[Failure], links: Links) -> list
         words = {f.key: f.words for f in members}
         title = clause_title(links, variant, clause)
         summary = cause(members, title)
-        items = "<br>".join(f"{md_text(words[k])}: **{n}**" for k, n in diffs.most_common())
+        # A group with one difference that the cause already says: the cause alone, not its copy.
+        repeated = len(diffs) == 1 and summary.startswith(next(iter(words.values())))
+        items = "" if repeated else "<br>".join(f"{md_text(words[k])}: **{n}**" for k, n in diffs.most_common())
         rule = links.clause(variant, clause, md_text(title)) if clause else "no rule named"
         out.append(f"| {rule}<br><small>{md_text(variant)}</small> | **{md_text(summary[:1].upper() + summary[1:])}.**"
-                   f"<br>{md_cell(items)} | {len(members)} |")
+                   + (f"<br>{md_cell(items)}" if items else "") + f" | {len(members)} |")
     out += ["", f'<details class="es-failures" markdown>', f"<summary>Every failing case of {escape(report.label)}, "
             "under its rule, linked to the step that fails</summary>", ""]
     for clause, variant, members in groups:
