@@ -53,6 +53,71 @@ def clip(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def clip_pair(expected: Any, actual: Any, depth: int = 0) -> tuple[Any, Any]:
+    """Both sides of a comparison clipped so that where they differ stays in view.
+
+    Clipped alone, two long values that differ late (a ``tricks`` list whose fifth trick
+    differs, two long messages) are cut at the same prefix and look equal. Here a long run
+    of equal leading entries (or characters) is replaced on both sides by one marker saying
+    how many were equal, and the entries that differ are clipped pairwise in turn."""
+    if isinstance(expected, str) and isinstance(actual, str):
+        at = _first_difference(expected, actual)
+        if at > MAX_TEXT // 2 and max(len(expected), len(actual)) > MAX_TEXT:
+            start = at - MAX_TEXT // 4
+            return (f"[{start} equal characters] …" + clip_text(expected[start:]),
+                    f"[{start} equal characters] …" + clip_text(actual[start:]))
+        return clip_text(expected), clip_text(actual)
+    if isinstance(expected, (list, tuple)) and isinstance(actual, (list, tuple)) and depth < MAX_DEPTH:
+        left, right = list(expected), list(actual)
+        at = _first_difference(left, right)
+        skip = at - 2 if at > MAX_ITEMS // 2 and max(len(left), len(right)) > MAX_ITEMS else 0
+        marker = [f"… [{skip} equal entries]"] if skip else []
+        kept_left, kept_right = [], []
+        for index in range(skip, max(len(left), len(right))):
+            if len(kept_left) >= MAX_ITEMS and len(kept_right) >= MAX_ITEMS:
+                break
+            if index < len(left) and index < len(right) and left[index] != right[index]:
+                pair = clip_pair(left[index], right[index], depth + 1)
+            else:
+                pair = (clip(left[index], depth + 1) if index < len(left) else None,
+                        clip(right[index], depth + 1) if index < len(right) else None)
+            if index < len(left) and len(kept_left) < MAX_ITEMS:
+                kept_left.append(pair[0])
+            if index < len(right) and len(kept_right) < MAX_ITEMS:
+                kept_right.append(pair[1])
+        for items, kept in ((left, kept_left), (right, kept_right)):
+            rest = len(items) - skip - len(kept)
+            if rest > 0:
+                kept.append(f"… [{rest} more entries]")
+        return marker + kept_left, marker + kept_right
+    if isinstance(expected, dict) and isinstance(actual, dict) and depth < MAX_DEPTH:
+        if len(expected) <= MAX_ITEMS and len(actual) <= MAX_ITEMS:
+            pairs = {key: clip_pair(expected.get(key), actual.get(key), depth + 1)
+                     for key in list(expected) + [k for k in actual if k not in expected]}
+            return ({clip_text(str(k), 200): v[0] for k, v in pairs.items() if k in expected},
+                    {clip_text(str(k), 200): v[1] for k, v in pairs.items() if k in actual})
+    return clip(expected, depth), clip(actual, depth)
+
+
+def window_pair(left: str, right: str, limit: int = 160) -> tuple[str, str]:
+    """Two one-line texts cut to ``limit`` characters around where they first differ."""
+    if len(left) <= limit and len(right) <= limit:
+        return left, right
+    at = _first_difference(left, right)
+    start = max(0, at - limit // 4)
+    cut = [("…" if start else "") + text[start:start + limit] + ("…" if len(text) > start + limit else "")
+           for text in (left, right)]
+    return cut[0], cut[1]
+
+
+def _first_difference(left: Any, right: Any) -> int:
+    """The index of the first entry (or character) where two sequences differ."""
+    for index, (a, b) in enumerate(zip(left, right)):
+        if a != b:
+            return index
+    return min(len(left), len(right))
+
+
 def xml_safe(text: str) -> str:
     """``text`` with every character XML 1.0 forbids (most control characters, lone
     surrogates, U+FFFE and U+FFFF) replaced by its ``\\x..``/``\\u....`` escape."""

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from reference_impl.resolve import ResolvedTable, resolve
 
+from .clip import window_pair
 from .console import console, error, escape, is_terminal, plain, say, warn
 from .engine_process import EngineFailure, engine_command
 from .fuzzing.casefile import write_divergence
@@ -182,11 +183,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             error(str(exc))
             return EXIT_FAILED
     engine_name = (result.hello.get("engine") or {}).get("name", args.engine)
-    plain(f"{result.hands:,} hands ({result.games:,} games, {result.steps:,} steps, {result.coverage.probes:,} refusals "
-          f"probed) in {result.elapsed:.1f} s: {result.hands_per_second:,.0f} hands/s")
+    if result.hands:
+        plain(f"{result.hands:,} hands ({result.games:,} games, {result.steps:,} steps, {result.coverage.probes:,} "
+              f"refusals probed) in {result.elapsed:.1f} s: {result.hands_per_second:,.0f} hands/s")
+    else:       # diverged in the first hand: no rate, no coverage to speak of
+        plain(f"diverged before any hand was played in full ({result.steps:,} steps, {result.elapsed:.1f} s)")
     for note in result.notes:
         warn(note)
-    print_coverage(result.coverage, ClauseIndex(table.table))
+    if result.hands:
+        print_coverage(result.coverage, ClauseIndex(table.table))
     records = []
     for divergence in result.divergences:
         records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
@@ -195,7 +200,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
                           encoding="utf-8")
     if result.divergences:
-        say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence ({result.hands:,} hands played in full)")
+        played = f"{result.hands:,} hands played in full" if result.hands else "in the first hand"
+        say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence ({played})")
         return EXIT_FAILED
     say(f"[bold green]AGREED[/] on every step of {result.hands:,} hands")
     return EXIT_OK
@@ -208,7 +214,9 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
     say(f"[bold red]DIVERGENCE[/] in game {divergence.game}: {escape(divergence.summary())}"
         + (f" (met in {divergence.count} games)" if divergence.count > 1 else ""))
     for difference in divergence.differences[:6]:
-        plain(f"    field {difference.field}: reference {_short(difference.expected)}, engine {_short(difference.actual)}")
+        # cut where the two differ, not at the same prefix (which would show two equal texts)
+        reference, engine = window_pair(_text(difference.expected), _text(difference.actual))
+        plain(f"    field {difference.field}: reference {reference}, engine {engine}")
     plain(f"    rule {divergence.clause}")
     record: dict[str, Any] = {"found": _divergence_json(divergence)}
     shrunk: Shrunk | None = None
@@ -245,9 +253,8 @@ def _quote(text: str) -> str:
     return json.dumps(text) if any(c in text for c in " '\"$") else text
 
 
-def _short(value: Any, limit: int = 160) -> str:
-    text = repr(sorted(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def _text(value: Any) -> str:
+    return repr(sorted(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value)
 
 
 def _divergence_json(divergence: Divergence) -> dict[str, Any]:
@@ -375,8 +382,11 @@ def print_identification(result: Identification) -> None:
     console.print(table)
     for note in result.notes:
         warn(note)
-    changed = result.changed
-    plain(f"house rules (values other than the ones sent): {describe(changed) if changed else 'none'}")
+    confirmed, uncertain = result.house_rules, result.uncertain
+    plain(f"house rules (values other than the ones sent): {describe(confirmed) if confirmed else 'none'}")
+    if uncertain:
+        plain(f"uncertain, not counted as house rules (the evidence is split; a rule bug fits no value well): "
+              f"{describe(uncertain)}")
     if result.check_hands:
         if result.deviations:
             plain(f"deviations that remain under these rules ({result.check_hands:,} hands checked): "

@@ -23,7 +23,7 @@ from reference_impl.schemas import validator
 
 from .cases import Case
 from .cited_clause import ClauseTracer, Point
-from .clip import clip, clip_text
+from .clip import clip_pair, clip_text
 from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
@@ -61,7 +61,7 @@ class Failure:
     def __post_init__(self) -> None:
         # Made after every comparison: what is kept of the engine's values is bounded.
         self.message = clip_text(self.message)
-        self.expected, self.actual = clip(self.expected), clip(self.actual)
+        self.expected, self.actual = clip_pair(self.expected, self.actual)
         if isinstance(self.action, str):
             self.action = clip_text(self.action, 200)
         if isinstance(self.field, str):

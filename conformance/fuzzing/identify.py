@@ -78,8 +78,24 @@ class Identification:
         """The options whose identified value differs from the value sent."""
         return {k: v for k, v in self.options.items() if self.sent.get(k) != v}
 
+    def _status(self, key: str) -> str:
+        return next((v.status for v in self.verdicts if v.key == key), "")
+
+    @property
+    def house_rules(self) -> dict[str, Any]:
+        """The values other than the ones sent that the evidence confirms (verdict "differs"):
+        only these are house rules."""
+        return {k: v for k, v in self.changed.items() if self._status(k).startswith("differs")}
+
+    @property
+    def uncertain(self) -> dict[str, Any]:
+        """Values other than the ones sent that fit best without the evidence settling it
+        (verdict "uncertain": the engine fits no value well, as an engine with a bug does)."""
+        return {k: v for k, v in self.changed.items() if k not in self.house_rules}
+
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.variant, "sent": self.sent, "identified": self.options, "house_rules": self.changed,
+        return {"variant": self.variant, "sent": self.sent, "identified": self.options, "house_rules": self.house_rules,
+                "uncertain": self.uncertain,
                 "verdicts": [v.to_json() for v in self.verdicts], "rounds": self.rounds, "hands": self.hands,
                 "check_hands": self.check_hands, "seconds": round(self.seconds, 2), "notes": self.notes}
 
