@@ -25,7 +25,8 @@ from .notation import Notation, number_word, plural, spoken
 from .phases import step_clause
 from .scoring_order import by_commonness, row_order
 from .tables import SiteError, VariantView, fill
-from .words import awards_words, condition_words, deal_words, game_words, join, object_words, pack_words, step_words
+from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words,
+                    play_rules_words, step_words)
 
 MAX_EXAMPLES = 3
 MAX_CASE_LINKS = 3
@@ -412,7 +413,7 @@ class VariantPage:
         if after:
             rows.append(("Then", " ".join(step_words(s, t, w) for s in after), f"#{next(s for s in self.sections if s.steps and s.steps[0] is after[0] or after[0] in s.steps).anchor}"))
         if play is not None:
-            rows.append(("Play", step_words(play, t, w) + " Each player must follow the suit led if he can; the highest "
+            rows.append(("Play", step_words(play, t, w) + " " + play_rules_words(play) + "; the highest "
                          "trump wins the trick, else the highest card of the suit led, and the winner leads next.", link("play")))
         rows.append(("A hand is worth", self.scoring_summary(), "#rules-scoring"))
         rows.append(("Game", game_words(t, w) + ".", "#rules-game"))
@@ -432,7 +433,8 @@ class VariantPage:
         n = players["count"]
         if w.team_game:
             teams = [w.unit(u) for u in range(len(w.units))]
-            return (f"{number_word(n).capitalize()}, in {number_word(len(teams))} teams, partners sitting opposite: "
+            seating = "opposite" if all(len(u) == 2 for u in w.units) and n == 2 * len(w.units) else "alternately"
+            return (f"{number_word(n).capitalize()}, in {number_word(len(teams))} teams, partners sitting {seating}: "
                     f"{join(teams, 'against')}.")
         rest = {2: "the other", 3: "the other two"}.get(n, "all the others")
         sides = {"maker-against-rest": f"in each hand {w.maker} plays against {rest}",

@@ -69,6 +69,8 @@ def pack_words(table: Mapping[str, Any], words: Notation) -> str:
     deck = table["deck"]
     ranks, suits, extra = deck.get("ranks", []), deck.get("suits", []), deck.get("extra", [])
     text = f"{len(pack(table))} cards: {ranks_words(ranks)} in each of the {number_word(len(suits))} suits"
+    if deck.get("without"):
+        text += " but " + join([words.card(card) for card in deck["without"]], "and")
     if extra:
         parts = []
         for card in extra:
@@ -77,6 +79,25 @@ def pack_words(table: Mapping[str, Any], words: Notation) -> str:
             else:
                 parts.append(words.card(card))
         text += ", and " + join(parts)
+    copies = deck.get("copies", 1)
+    if copies > 1:
+        later = "last" if table.get("ranking", {}).get("equal-cards") == "last-played" else "first"
+        text += (f", every card {'twice' if copies == 2 else f'{number_word(copies)} times'} (of two identical cards in"
+                 f" one trick the one played {later} ranks higher)")
+    return text
+
+
+def play_rules_words(step: Mapping[str, Any]) -> str:
+    """What a player must play, in words: follow suit, and the play step's ``must`` rules."""
+    must = step.get("must") or []
+    text = "Each player must follow the suit led if he can"
+    if "head" in must:
+        text += " and, following, beat the best card in the trick if he can"
+    if "trump" in must:
+        text += "; a player who cannot follow must trump if he can"
+    if "overtrump" in must:
+        text += (", overtrumping a trick already trumped if he can" if "trump" in must
+                 else "; a player who trumps a trick already trumped must overtrump it if he can")
     return text
 
 
@@ -541,6 +562,12 @@ def object_words(table: Mapping[str, Any], words: Notation) -> str:
     steps = table.get("hand") or []
     auction = any(s.get("kind") == "auction" for s in steps)
     maker = words.maker.removeprefix("the ")
+    if not any(s.get("kind") in ("make-trumps", "auction", "force-bid") or (s.get("kind") == "name" and s.get("effect") == "trumps")
+               for s in steps):                       # trumps are set for the hand: no one contracts
+        who = (f"{number_word(n).capitalize()} players" + (f" in {number_word(len(words.units))} teams" if words.team_game
+                                                           else ", each scoring for himself,"))
+        return (f"{who} play to win tricks. No one bids: trumps are fixed for each hand, and every trick counts for the "
+                f"{'team' if words.team_game else 'player'} that takes it. " + game_words(table, words) + ".")
     if words.team_game:
         team_size = len(words.units[0])
         who = (f"{number_word(n).capitalize()} players in {number_word(len(words.units))} teams of {number_word(team_size)} "
