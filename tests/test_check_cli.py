@@ -128,3 +128,22 @@ def test_a_broken_case_file_is_an_error_line_and_the_others_still_run(corpus, tm
     assert found["unreadable:broken"] == "error" and found["alpha-pass"] == "pass"
     line = next(l for l in report_lines(jsonl) if l.get("id") == "unreadable:broken")
     assert "broken.yaml:2" in line["failure"]["message"] and "not valid YAML" in line["failure"]["message"]
+
+
+@pytest.mark.parametrize("program, said", [("./no-such-engine", "no such file"), ("no-such-engine-on-path", "not found on PATH"),
+                                           ("NOT-EXECUTABLE", "not executable")])
+def test_an_engine_that_cannot_start_is_said_in_one_line_first(tmp_path, program, said):
+    if program == "NOT-EXECUTABLE":
+        (tmp_path / "engine.py").write_text("print('hello')\n")
+        program = str(tmp_path / "engine.py")
+    result = check("--engine", program, "--case", "made-three-tricks", "--json", str(tmp_path / "r.jsonl"), cwd=tmp_path)
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("euchre-spec: error: the engine cannot start: ") and said in first, result.stderr
+    # said before the run, which goes on as before (the case reported as crashing)
+    assert result.stdout.index("euchre-spec check:") >= 0 and "CRASH" in result.stdout
+
+
+def test_a_runnable_engine_is_not_flagged(tmp_path):
+    result = check("--engine", "reference", "--case", "made-three-tricks", "--json", str(tmp_path / "r.jsonl"))
+    assert result.returncode == 0 and "cannot start" not in result.stderr
