@@ -27,6 +27,7 @@ from .egn import EGN_PAGE, render_egn
 from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
                     case_page, variant_page)
 from .schemas import render_schema_index, render_schema_page, schema_files
+from .search_index import rule_entries
 from .tables import SiteError, VariantView, all_views
 from .variant import pick_examples, render_variant
 
@@ -44,6 +45,7 @@ class Site:
     examples: dict[str, list[str]] = field(default_factory=dict)  # variant id -> case ids told as examples
     paged: set[str] = field(default_factory=set)                 # case ids with a page of their own
     untested: list[str] = field(default_factory=list)            # variant ids no case plays
+    search_entries: list[dict] = field(default_factory=list)     # a search entry per rule and option (search_index.py)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -121,6 +123,7 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     site.pages[VARIANTS_INDEX] = render_variants_index(views, dict(counts), links(VARIANTS_INDEX))
     site.pages[COMPARE_PAGE] = render_matrix(views, links(COMPARE_PAGE), dict(counts))
     site.pages[EGN_PAGE] = render_egn(views, links(EGN_PAGE))
+    site.search_entries = rule_entries(views, site.anchors, directory_urls)
     site.timings["variants"] = time.perf_counter() - clock
 
     clock = time.perf_counter()

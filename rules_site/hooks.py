@@ -3,7 +3,7 @@
 Named in ``mkdocs.yml`` as ``hooks: [rules_site/hooks.py]``. ``on_config`` generates the
 site and lists the variant pages in the nav right after ``variants/index.md``; ``on_files``
 adds every generated page and copied file as a virtual file; ``on_post_build`` writes the
-search index as a script too (``search/search_index.js``), which the offline search of
+search index as a script too (``search/search_index.js``, after adding an entry per rule and option), which the offline search of
 ``docs/javascripts/offline-search.js`` loads when the site is opened from disk.
 
 ``EUCHRE_SITE_CORPUS`` builds the site from another corpus folder.
@@ -26,6 +26,7 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 
 from rules_site.build import Site, build_site  # noqa: E402
 from rules_site.links import VARIANTS_INDEX, variant_page  # noqa: E402
+from rules_site.search_index import improve  # noqa: E402
 from rules_site.tables import SiteError, all_views  # noqa: E402
 from rules_site.links import Links  # noqa: E402
 from rules_site.trickster import TRICKSTER_PAGE, render_trickster  # noqa: E402
@@ -79,11 +80,14 @@ def on_files(files: Files, config):
 
 
 def on_post_build(config):
-    """The search index as a script, for the offline search (file:// cannot fetch JSON)."""
+    """The search index with an entry per rule and option, weighed and accent-free
+    (rules_site/search_index.py), and the same as a script, for the offline search (file://
+    cannot fetch JSON)."""
     index = Path(config.site_dir) / "search" / "search_index.json"
     if not index.is_file():
         return
-    data = json.loads(index.read_text(encoding="utf-8"))
+    data = improve(json.loads(index.read_text(encoding="utf-8")), _site.search_entries if _site else [])
+    index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     # Material's own bundle reads `__index` from this script on file:// (its offline plugin's
     # convention); its worker cannot start from disk, so offline-search.js answers instead.
     script = "var __index = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

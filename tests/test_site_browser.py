@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -210,3 +211,46 @@ def test_every_viewer_shows_the_cases_figures_at_every_step(built_site, driver):
                 faults.append(f"{page} {case.id}: the last step does not say the hand is over")
     assert frames_checked > 500
     assert not faults, f"{len(faults)} wrong steps, e.g.\n" + "\n".join(faults[:12])
+
+
+PHONE_SEARCH = "label.md-header__button[for=__search]"      # the search icon in a phone's header
+DESK_SEARCH = ".md-search__input"
+
+
+def search_as_a_person(built_site: Path, query: str, width: int, follow: bool = False) -> dict:
+    """Open the Euchre page from disk, click the search (the icon on a phone, the box on a
+    desk), type the query key by key, and read the results; with ``follow``, click the first."""
+    page = "variants/euchre.html"
+    opener = PHONE_SEARCH if width < 600 else DESK_SEARCH
+    plan = {"steps": [{"click": opener, "wait": 300}, {"type": query, "wait": 600}], "follow": follow}
+    seen = run_browser({"base": built_site.as_uri() + "/", "pages": [page], "widths": [width],
+                        "person": {page: plan}})[page][str(width)]
+    assert "failed" not in seen and not seen["errors"], seen.get("failed") or seen["errors"]
+    person = seen["person"]
+    assert person["steps"] == ["ok", "ok"], f"could not {person['steps']} (the search box is hidden?)"
+    return person
+
+
+def is_example_or_case(href: str) -> bool:
+    return bool(re.search(r"#(?:example-|ex\d+-)|/corpus/", href))
+
+
+def test_a_phone_searches_from_disk_by_clicking_the_icon(built_site, driver):
+    """At 390 px from disk: the search icon opens a box the reader can see and type into;
+    "stick the dealer" answers with the rule of that name first, and clicking it lands on the
+    rule (opened if it was folded)."""
+    person = search_as_a_person(built_site, "stick the dealer", 390, follow=True)
+    assert person["input_visible"], "the search box is not shown on a phone"
+    first = person["results"][0]
+    assert first["visible"] and first["title"].lower() == "stick the dealer", person["results"][:3]
+    assert "/variants/" in first["href"] and not is_example_or_case(first["href"])
+    assert person["landed"]["target"] and person["landed"]["target_visible"], person["landed"]
+
+
+def test_rules_rank_above_worked_examples_and_accents_do_not_matter(built_site, driver):
+    bower = search_as_a_person(built_site, "left bower", 1280)
+    assert bower["input_visible"]
+    assert "bower" in bower["results"][0]["title"].lower() and not is_example_or_case(bower["results"][0]["href"]), \
+        bower["results"][:3]
+    misere = search_as_a_person(built_site, "misere", 1280)
+    assert misere["results"][0]["title"] == "Misère", misere["results"][:3]

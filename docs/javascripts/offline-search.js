@@ -1,8 +1,15 @@
 // Search for the site opened from disk (file://), where Material's search cannot start (its
-// worker and its index are fetched, which browsers refuse for files). The build writes the
-// same index as a script (search/search_index.js, by rules_site/hooks.py); this loads it with
-// a <script> tag (it defines `__index`, the name Material's bundle also reads on file://) and
-// answers the search box itself, in Material's own result markup.
+// worker and its index are fetched, which browsers refuse for files, and Material then hides
+// the search box). The build writes the same index as a script (search/search_index.js, by
+// rules_site/hooks.py, with an entry per rule and per house rule); this loads it with a
+// <script> tag (it defines `__index`, the name Material's bundle also reads on file://), keeps
+// the search box shown and openable (the header's search icon on a phone), and answers it in
+// Material's own result markup.
+//
+// Ranking: every word of the query must be found (accents ignored: "misere" finds
+// "misère"); a word in the title counts ten times one in the text, the whole query in the
+// title counts more again, and each entry's weight (`boost`: a rule's own entry up, worked
+// examples and case pages down) multiplies the score.
 // Served over http(s), it does nothing: Material's search runs as usual.
 (function () {
   "use strict";
@@ -11,6 +18,11 @@
   try { config = JSON.parse(document.getElementById("__config").textContent); } catch (e) { /* no config */ }
   var base = new URL((config.base || ".") + "/", location.href);
   var index = null, loading = false, pending = null;
+  var MAX = 20;
+
+  function fold(text) {
+    return (text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
 
   function load(then) {
     if (index) return then();
@@ -22,7 +34,8 @@
     script.onload = function () {
       var data = window.__index || { docs: [] };
       index = data.docs.map(function (doc) {
-        return { doc: doc, title: (doc.title || "").toLowerCase(), text: (doc.text || "").replace(/<[^>]+>/g, " ").toLowerCase() };
+        return { doc: doc, title: fold(doc.title), text: fold((doc.text || "").replace(/<[^>]+>/g, " ")),
+                 boost: typeof doc.boost === "number" ? doc.boost : 1 };
       });
       if (pending) pending();
     };
@@ -30,31 +43,36 @@
   }
 
   function terms(query) {
-    return query.toLowerCase().split(/[^\p{L}\p{N}♠♣♥♦-]+/u).filter(function (t) { return t.length > 0; });
+    return fold(query).split(/[^\p{L}\p{N}♠♣♥♦-]+/u).filter(function (t) { return t.length > 0; });
   }
 
   function search(query) {
     var words = terms(query);
     if (!words.length) return [];
+    var phrase = words.join(" ");
     var hits = [];
     index.forEach(function (entry) {
       var score = 0;
       for (var i = 0; i < words.length; i++) {
         var w = words[i];
         var inTitle = entry.title.indexOf(w) >= 0;
-        var at = entry.text.indexOf(w);
-        if (!inTitle && at < 0) return;
-        score += (inTitle ? 10 : 0) + (at >= 0 ? 1 : 0);
+        var inText = entry.text.indexOf(w) >= 0;
+        if (!inTitle && !inText) return;
+        score += (inTitle ? 10 : 0) + (inText ? 1 : 0);
       }
-      hits.push({ entry: entry, score: score });
+      if (words.length > 1 && entry.title.indexOf(phrase) >= 0) score += 30;
+      else if (words.length > 1 && entry.text.indexOf(phrase) >= 0) score += 3;
+      if (entry.title === phrase) score += 20;
+      hits.push({ entry: entry, score: score * entry.boost });
     });
     hits.sort(function (a, b) { return b.score - a.score; });
-    return hits.slice(0, 20);
+    return hits.slice(0, MAX);
   }
 
   function snippet(entry, words) {
-    var text = (entry.doc.text || "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
-    var at = text.toLowerCase().indexOf(words[0]);
+    var html = (entry.doc.text || "").replace(/<span hidden>.*?<\/span>/g, " ");
+    var text = new DOMParser().parseFromString(html, "text/html").body.textContent.replace(/\s+/g, " ").trim();
+    var at = fold(text).indexOf(words[0]);
     var start = Math.max(0, at - 60);
     return (start ? "…" : "") + text.slice(start, start + 180) + (text.length > start + 180 ? "…" : "");
   }
@@ -67,20 +85,30 @@
     var words = terms(query);
     if (!words.length) { meta.textContent = "Type to start searching"; return; }
     var hits = search(query);
-    meta.textContent = hits.length ? hits.length + (hits.length === 20 ? "+" : "") + " matching documents" : "No matching documents";
+    meta.textContent = hits.length ? hits.length + (hits.length === MAX ? "+" : "") + " matching documents" : "No matching documents";
     hits.forEach(function (hit) {
       var item = document.createElement("li");
       item.className = "md-search-result__item";
       var link = document.createElement("a");
       link.className = "md-search-result__link";
       link.href = new URL(hit.entry.doc.location, base).href;
+      link.addEventListener("click", function () {           // a result on this page: close the search over it
+        var toggle = document.getElementById("__search");
+        if (toggle && toggle.checked) { toggle.checked = false; toggle.dispatchEvent(new Event("change")); }
+      });
       var article = document.createElement("article");
       article.className = "md-search-result__article md-typeset";
       var title = document.createElement("h1");
       title.textContent = hit.entry.doc.title || hit.entry.doc.location;
+      article.appendChild(title);
+      if (hit.entry.doc.page) {
+        var where = document.createElement("p");
+        where.className = "es-search-page";
+        where.textContent = hit.entry.doc.page;
+        article.appendChild(where);
+      }
       var text = document.createElement("p");
       text.textContent = snippet(hit.entry, words);
-      article.appendChild(title);
       article.appendChild(text);
       link.appendChild(article);
       item.appendChild(link);
@@ -88,17 +116,47 @@
     });
   }
 
+  // Material hides the search box when its worker cannot start (always, from disk): show it
+  // again, and keep it shown.
+  function reveal() {
+    var box = document.querySelector(".md-search");
+    if (!box) return;
+    if (box.hidden) box.hidden = false;
+    if (!box.dataset.offlineWatched && window.MutationObserver) {
+      box.dataset.offlineWatched = "1";
+      new MutationObserver(function () { if (box.hidden) box.hidden = false; })
+        .observe(box, { attributes: true, attributeFilter: ["hidden"] });
+    }
+  }
+
   function attach() {
+    reveal();
     var input = document.querySelector(".md-search__input");
     if (!input || input.dataset.offline) return;
     input.dataset.offline = "1";
+    var toggle = document.getElementById("__search");
     var meta = document.querySelector(".md-search-result__meta");
     if (meta) meta.textContent = "Type to start searching";
     var run = function () { var q = input.value; load(function () { render(q); }); };
     input.addEventListener("input", run);
     input.addEventListener("keyup", run);
-    input.addEventListener("focus", function () { load(function () {}); });
+    input.addEventListener("focus", function () {
+      if (toggle && !toggle.checked) { toggle.checked = true; toggle.dispatchEvent(new Event("change")); }
+      load(function () {});
+    });
+    if (toggle) {        // the search icon (a label for the toggle): open the box and put the cursor in it
+      toggle.addEventListener("change", function () {
+        if (toggle.checked) { reveal(); setTimeout(function () { input.focus(); }, 50); load(function () {}); }
+      });
+    }
+    var form = input.form;
+    if (form) form.addEventListener("submit", function (event) {       // Enter opens the first result
+      event.preventDefault();
+      var first = document.querySelector(".md-search-result__link");
+      if (first) location.href = first.href;
+    });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", attach);
   else attach();
+  window.addEventListener("load", reveal);
 })();

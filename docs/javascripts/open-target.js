@@ -4,7 +4,7 @@
 // file:// and with Material's instant navigation.
 (function () {
   "use strict";
-  function openTarget() {
+  function openTarget(event) {
     var id = decodeURIComponent((location.hash || "").slice(1));
     if (!id) return;
     var target = document.getElementById(id);
@@ -13,7 +13,12 @@
     for (var up = target; up; up = up.parentElement) {
       if (up.tagName === "DETAILS" && !up.open) { up.open = true; opened = true; }
     }
-    if (opened) target.scrollIntoView();
+    // After a link on the page (a search result, whose closing search box puts the old
+    // scroll back), scroll once the page has settled.
+    if (opened || (event && event.type === "hashchange")) {
+      target.scrollIntoView();
+      setTimeout(function () { target.scrollIntoView(); }, 120);
+    }
   }
   window.addEventListener("hashchange", openTarget);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", openTarget);

@@ -118,11 +118,55 @@ async function visit(page, width) {
       return { results: 0, meta: meta ? meta.textContent.trim() : null };
     }, config.search);
   }
+  if (config.person && config.person[page]) {   // click and type as a person does, then read what is shown
+    found.person = await actAsAPerson(tab, config.person[page]);
+  }
   if (config.evaluate && config.evaluate[page]) {
     found.evaluated = await tab.evaluate(config.evaluate[page]);
   }
   await context.close();
   return found;
+}
+
+// Steps: {click: selector} (a real mouse click on the first visible match), {type: text}
+// (key by key), {wait: ms}, {press: key}. Then: the search box's size on screen, the results
+// shown (title, where, link) and, with {follow: true}, where clicking the first result lands.
+async function actAsAPerson(tab, plan) {
+  const out = { steps: [] };
+  for (const step of plan.steps || []) {
+    try {
+      if (step.click) await tab.locator(step.click).locator("visible=true").first().click({ timeout: 3000 });
+      if (step.type) await tab.keyboard.type(step.type, { delay: 15 });
+      if (step.press) await tab.keyboard.press(step.press);
+      await tab.waitForTimeout(step.wait || 100);
+      out.steps.push("ok");
+    } catch (error) {
+      out.steps.push(`failed: ${String(error).split("\n")[0]}`);
+    }
+  }
+  Object.assign(out, await tab.evaluate(() => {
+    const input = document.querySelector(".md-search__input");
+    const box = input ? input.getBoundingClientRect() : null;
+    const results = [...document.querySelectorAll(".md-search-result__item")].slice(0, 10).map((item) => ({
+      title: (item.querySelector("h1") || {}).textContent || "",
+      where: (item.querySelector(".es-search-page") || {}).textContent || "",
+      href: (item.querySelector("a") || {}).href || "",
+      visible: item.getBoundingClientRect().height > 0,
+    }));
+    return { input_visible: !!box && box.width > 100 && box.height > 10 && getComputedStyle(input).visibility !== "hidden",
+             input_focused: document.activeElement === input, results };
+  }));
+  if (plan.follow && out.results.length) {
+    await tab.locator(".md-search-result__item a").locator("visible=true").first().click({ timeout: 3000 });
+    await tab.waitForTimeout(400);
+    out.landed = await tab.evaluate(() => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      const target = id ? document.getElementById(id) : null;
+      const box = target ? target.getBoundingClientRect() : null;
+      return { url: location.href, target: !!target, target_visible: !!box && box.height > 0 && box.bottom > 0 && box.top < innerHeight };
+    });
+  }
+  return out;
 }
 
 const jobs = [];
