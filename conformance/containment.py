@@ -118,6 +118,25 @@ def descendants(root: int) -> list[tuple[int, int]]:
     return found
 
 
+def _engine_ended(engine: int) -> bool:
+    """Collect every child that has ended but the engine; whether the engine has ended. The
+    engine is left unreaped (a zombie) so that its pid, and so its process group's id,
+    cannot be taken by another process before the group is killed."""
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return False
+        if info is None:
+            return False
+        if info.si_pid == engine:
+            return True
+        try:
+            os.waitpid(info.si_pid, 0)
+        except ChildProcessError:
+            pass
+
+
 def _reap(engine: int, status: int | None) -> int | None:
     """Collect every child that has ended; the engine's wait status once it has."""
     while True:
@@ -131,19 +150,19 @@ def _reap(engine: int, status: int | None) -> int | None:
             status = code
 
 
-def _kill_everything(engine: int, status: int | None) -> tuple[int, int | None]:
+def _kill_everything(engine: int) -> tuple[int, int]:
     """Kill the engine's group and every other descendant until none is left; how many of
     them had left the group, and the engine's wait status."""
     me = os.getpid()
+    status = None
     try:
-        os.killpg(engine, signal.SIGKILL)
+        os.killpg(engine, signal.SIGKILL)             # (the engine is not reaped yet: see _engine_ended)
     except OSError:
         pass
-    if status is None:
-        try:
-            os.kill(engine, signal.SIGKILL)
-        except OSError:
-            pass
+    try:
+        os.kill(engine, signal.SIGKILL)               # (a zombie already, if it ended by itself)
+    except OSError:
+        pass
     escaped: set[int] = set()
     for _ in range(MAX_ROUNDS):
         status = _reap(engine, status)
@@ -231,17 +250,15 @@ def keep(report_fd: int, argv: list[str]) -> None:
     for fd in (0, 1, 2):           # the engine's pipes are its own: the runner sees their end when it ends
         os.dup2(devnull, fd)
     os.close(devnull)
-    status = None
     while True:
         received = signal.sigtimedwait(_SIGNALS, WATCH)
-        status = _reap(engine, status)
-        if status is not None:
+        if _engine_ended(engine):
             break                                     # the engine ended
         if received is not None and received.si_signo != signal.SIGCHLD:
             break                                     # the runner asks: end it now
         if os.getppid() != parent:
             break                                     # the runner is gone
-    left, status = _kill_everything(engine, status)
+    left, status = _kill_everything(engine)
     report.write(f"left {left}\n")
     report.close()
     _exit_like(status)
