@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,8 +141,10 @@ def fuzz(name: str, engine: list[str]) -> None:
     flags = [arg for option in options for arg in ("--option", option)]
     env = engine_env(name)
     runs = {
+        # identify's cases of the deviations that remain are not kept: they are written with the
+        # options sent, not the house rules identified, so they do not replay on the reference
         "identify": [PY, "-m", "conformance.cli", "identify", "--engine", *engine, "--variant", variant, *flags,
-                     "--hands", "120", "--check-hands", "300", "--shrink-time", "20", "--out", str(out / "identify"),
+                     "--hands", "120", "--check-hands", "300", "--shrink-time", "20", "--out", tempfile.mkdtemp(),
                      "--json", str(out / "identify.json")],
         "fuzz": [PY, "-m", "conformance.cli", "fuzz", "--engine", *engine, "--variant", variant, *flags, "--hands", "400",
                  "--divergences", "6", "--shrink-time", "20", "--seed", "1", "--out", str(out / "cases"),
