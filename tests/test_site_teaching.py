@@ -121,3 +121,14 @@ def test_the_euchre_page_is_short_enough_for_a_phone(site):
     the sources are folded, so a reader sees under 3,500 until he opens one."""
     words = visible_words(site.pages["variants/euchre.md"])
     assert words < 3500, f"the Euchre page shows {words} words"
+
+
+def test_the_home_page_speaks_to_a_player_first():
+    """Before the engine material, a section that says "learn to play" and leads to the
+    Euchre page (and the games for fewer players and Five Hundred)."""
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    learn = home.index("## Learn to play")
+    assert learn < home.index("## Two commands")
+    section = home[learn:home.index("\n## ", learn + 1)]
+    for page in ("variants/euchre.md", "variants/two-hand-dummy.md", "variants/five-hundred.md"):
+        assert f"({page})" in section, page
