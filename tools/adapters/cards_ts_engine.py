@@ -20,7 +20,7 @@ How it is read:
   those are refused here as ``illegal_action``).
 - Going alone is a message of its own (``GoingAloneResponseMessage``) sent with the order or
   the call, so ``order``/``call`` is held and the protocol's ``alone`` step decides whether it
-  goes first.
+  follows (after the order or call, as cards-ts's own handlers push them).
 - Trick winners are its ``WonTrickMessage``; scores its ``score`` controller (one entry per
   seat, the same for partners); the dealer its deck's; the game is over when ``completed``.
 
@@ -179,7 +179,8 @@ class Adapter:
         if action not in choices:
             raise Refused("illegal_action", f"cards-ts's event handler does not take {action!r} as it is")
         if self.held is not None:
-            messages = ([choices[action]] if choices[action] else []) + [self.held[1]]
+            # the order or call first, then going alone, as its own handlers push them
+            messages = [self.held[1]] + ([choices[action]] if choices[action] else [])
             self.held = None
             self.respond(seat, messages)
         elif action.startswith(("order", "call:")):
