@@ -137,7 +137,7 @@ class State:
         self.exchange_count = 0             # cards laid out so far by the seat exchanging
         self.reneged = 0                    # seats that played a card the play rules forbid (where that is allowed)
         self.claimed = 0                    # the seats of those a renege was claimed against
-        self.declared: list[int] = [0] * len(self.rules.units)   # points scored at once this hand (declarations)
+        self.declared: list[int] = []       # points scored at once this hand, per unit (declarations); empty: none
 
     # -- the public surface ---------------------------------------------------------------------
     def is_chance_node(self) -> bool:
@@ -781,6 +781,8 @@ class State:
         r = self.rules
         unit = r.unit_of[seat]
         self.scores[unit] += step.points
+        if not self.declared:
+            self.declared = [0] * len(r.units)
         self.declared[unit] += step.points
         self.events.append(("declare", seat, step.id, step.points, tuple(self.scores)))
         if self._reached(unit) and (r.win_requires is None or r.win_requires(self, -1, unit)):
@@ -1051,7 +1053,7 @@ class State:
             scores[unit] += amount
         if r.counters:
             self._count(points)
-        self.hand_points = [p + d for p, d in zip(points, self.declared)] if any(self.declared) else points
+        self.hand_points = [p + d for p, d in zip(points, self.declared)] if self.declared else points
         self.last_row = row.id
         self.events.append(("score", row.id, tuple(points), tuple(scores)))
         self._check_game_over(points)
