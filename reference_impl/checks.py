@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .cards import pack_cards, suit_of
+from .cards import pack_cards, rank_of, suit_of
+from .cards import rank_order as notation_order
 from .patches import VALUE
 
 PathAndMessage = tuple[tuple[Any, ...], str]
@@ -233,6 +234,46 @@ def _step_properties(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("hand", i, "effect"), f"effect: {step['effect']} is for a name step, not an offer"
         if kind == "name" and step.get("effect") not in NAME_EFFECTS:
             yield ("hand", i, "effect"), f"a name step's effect is one of {', '.join(NAME_EFFECTS)}, not {step.get('effect')}"
+
+
+def _card_names(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Ranks and cards a table names must be the pack's: ranks are the table's own vocabulary
+    (any digit, number from 11 or capital letter passes the schema), so a rank or card no
+    card of the pack has would silently match nothing. The cut order must rank every rank of
+    the pack (and the joker, where the pack has one), or a cut could find no place for a card."""
+    deck = t["deck"]
+    cards = set(pack_cards(dict(deck, copies=1)))
+    ranks = {rank_of(c) for c in cards} - {None}
+
+    def card_sets(node: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("of", "upcard") and isinstance(value, dict):
+                    yield path + (key,), value
+                yield from card_sets(value, path + (key,))
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                yield from card_sets(item, path + (i,))
+
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, spec in card_sets(sections, ()):
+        for j, rank in enumerate(spec.get("ranks", [])):
+            if rank not in ranks:
+                yield path + ("ranks", j), f"no card of rank {rank} in the pack (its ranks: {', '.join(notation_order(deck))})"
+        for j, card in enumerate(spec.get("cards", [])):
+            if card not in cards:
+                yield path + ("cards", j), f"{card} is not a card of the pack"
+    game = t["game"]
+    if game.get("first-dealer") == "cut" and "cut-order" in game:
+        order = game["cut-order"]
+        needed = ranks | ({"JK"} if "JK" in cards else set())
+        missing = [r for r in notation_order(deck) if r in needed and r not in order] + (
+            ["JK"] if "JK" in needed and "JK" not in order else [])
+        if missing:
+            yield ("game", "cut-order"), f"the cut order leaves out rank(s) of the pack: {', '.join(missing)}"
+        for j, rank in enumerate(order):
+            if rank not in needed:
+                yield ("game", "cut-order", j), f"no card of rank {rank} in the pack"
 
 
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -525,7 +566,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _card_names, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

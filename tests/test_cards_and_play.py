@@ -198,3 +198,16 @@ def test_egn_writes_a_copy_as_its_card_and_refuses_ranks_it_has_not():
     for card in ("11H", "2C"):
         with pytest.raises(CardError):
             to_egn(card)
+
+
+def test_a_rank_the_pack_does_not_have_is_refused_where_it_is_named(tmp_path):
+    # Ranks are the table's own vocabulary: an 8 in a nine-to-ace pack would match nothing.
+    path = table_copy(tmp_path, "buck-euchre", "when: {upcard: {suits: [C]}}", 'when: {upcard: {ranks: ["8"]}}')
+    problems = variant_problems(path)
+    assert any(p.path.endswith(".when.upcard.ranks[0]") and "rank 8" in p.message for p in problems), problems
+
+
+def test_a_cut_order_must_rank_every_rank_of_the_pack(tmp_path):
+    path = table_copy(tmp_path, "five-hundred-six", '"12", "13", J, Q, K]', '"12", J, Q, K]')
+    problems = variant_problems(path)
+    assert any(p.path == "$.game.cut-order" and "13" in p.message for p in problems), problems
