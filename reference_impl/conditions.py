@@ -232,13 +232,14 @@ def _holds_trumps(rules: "Rules", value: Mapping[str, Any]) -> Predicate:
     or at no-trumps."""
     base = card_mask(rules, value["of"])
     masks = tuple(base & rules.suit_mask[ctx][ctx] if ctx < rules.NT else 0 for ctx in range(len(rules.suit_mask)))
-    at_least, at_most = value.get("at-least", 1), value.get("at-most")
+    at_least, at_most, only = value.get("at-least", 1), value.get("at-most"), value.get("only", False)
 
     def holds(state: "State", seat: int, unit: int) -> bool:
         mask = masks[state.trump] if state.trump >= 0 else 0
         for s in _self_seats(state, seat, unit):
-            count = bin(state.hands[s] & mask).count("1")
-            if count < at_least or (at_most is not None and count > at_most):
+            hand = state.hands[s]
+            count = bin(hand & mask).count("1")
+            if count < at_least or (at_most is not None and count > at_most) or (only and hand & ~mask):
                 return False
         return True
     return holds
