@@ -64,7 +64,7 @@ def action_words(record: StepRecord, table: dict[str, Any], words: Notation) -> 
                 "take-offer": "leaves the card"}.get(phase, "passes")
     if kind == "order":
         if seat == dealer:
-            return "<strong>takes it up</strong>: the upcard's suit is trumps"
+            return "<strong>takes it up</strong>"
         if words.team_game and words.unit_of(seat) == words.unit_of(dealer) and dealer is not None:
             return "<strong>assists</strong> (orders up the partner)"
         return "<strong>orders it up</strong>"

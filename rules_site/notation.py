@@ -304,6 +304,8 @@ class Notation:
             text = re.sub(r"\b\d+(?:NT|NL|[CDHS])\b", bid, text)
         text = re.sub(r"\b([AKQJT98765432])((?: [AKQJT98765432]){2,})\b",
                       lambda m: " ".join(rank_text(r) for r in m.group(0).split()), text)
+        text = re.sub(r"\b[AKQJT98765432](?:, [AKQJT98765432]){2,}\b",          # "A, K, Q, T, 9": ranks listed
+                      lambda m: ", ".join(rank_text(r) for r in m.group(0).split(", ")), text)
         text = self._name_cards(text, trump)
         return CARD_TOKEN.sub(lambda m: self.card(m.group(1)), text)
 
