@@ -200,9 +200,10 @@ class ClauseTracer:
 
     # -- what the engine got wrong ------------------------------------------------------------------
     def cite(self, case: Case, point: Point, field_name: str, engine: dict[str, Any] | None,
-             actual: Any = None) -> str | None:
+             actual: Any = None, refused: str | None = None) -> str | None:
         """The clause behind ``field_name`` at ``point``, given the engine's state there
-        (``engine``; None when the reply had none) and its value of the field."""
+        (``engine``; None when the reply had none) and its value of the field; ``refused``:
+        a legal action the engine refused (its legal set is then known only to lack it)."""
         trace = self.replay(case, point)
         state = trace.state
         engine = engine if isinstance(engine, dict) else {}
@@ -212,8 +213,11 @@ class ClauseTracer:
         upstream = self._upstream(trace, field_name, engine)
         if upstream:
             return upstream
+        if refused is not None:
+            actual = [a for a in state.legal_actions() if a != refused]
         if field_name == "legal" and state.phase == PLAY_PHASE:
-            return self._first(self._play_legal(state, actual if isinstance(actual, list) else engine.get("legal")))
+            return self._first(self._play_legal(state, actual if isinstance(actual, list) else engine.get("legal"),
+                                                refused))
         if field_name in TURN_FIELDS and state.phase == PLAY_PHASE:
             return self._first(self._play_turn(state))
         if field_name == "legal" and state.step is not None and state.step.id:
@@ -275,7 +279,7 @@ class ClauseTracer:
             return "left-bower"
         return None
 
-    def _play_legal(self, state: State, engine_legal: Any) -> list[str]:
+    def _play_legal(self, state: State, engine_legal: Any, refused: str | None = None) -> list[str]:
         r = self.rules
         mine = set(state.legal_actions())
         theirs = set(engine_legal) if isinstance(engine_legal, list) and all(isinstance(a, str) for a in engine_legal) else set()
@@ -288,7 +292,8 @@ class ClauseTracer:
             led_card = state.trick[0][1]
             for special in {self._special(state, c) for c in [led_card, *held]} - {None}:
                 for as_led, as_held in ((True, False), (False, True), (True, True)):
-                    if self._follow_reading(state, held, special, as_led, as_held) == theirs:
+                    reading = self._follow_reading(state, held, special, as_led, as_held)
+                    if reading == theirs if refused is None else refused not in reading:
                         found += self.mechanism(special)
         if not state.trick and any(self._special(state, r.card_index.get(n, -1)) for n in differing):
             found += [c for n in differing for c in self.mechanism(self._special(state, r.card_index.get(n, -1)) or "follow")]

@@ -275,10 +275,8 @@ class Session:
             tracer = self._tracers.get(case.table.sha256)
             if tracer is None:
                 tracer = self._tracers[case.table.sha256] = ClauseTracer(case)
-            if refused:
-                legal = tracer.replay(case, self._point).state.legal_actions()
-                actual = [a for a in legal if a != failure.action]
-            cited = tracer.cite(case, self._point, field, self._engine_state, actual)
+            cited = tracer.cite(case, self._point, field, self._engine_state, actual,
+                                refused=failure.action if refused else None)
         except Exception:           # a case the trace cannot replay keeps the clause its step names
             return
         if cited:
