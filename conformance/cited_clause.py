@@ -251,9 +251,9 @@ class ClauseTracer:
         return None
 
     def _first_wrong_trick(self, state: State, tricks: Any) -> str | None:
+        """The clause that decided the first finished trick the engine gave another winner."""
         if not isinstance(tricks, list):
             return None
-        names = self.rules.card_index
         for mine, theirs in zip(state.tricks, tricks):
             if not isinstance(theirs, dict):
                 return None
@@ -263,7 +263,6 @@ class ClauseTracer:
             cards = theirs.get("cards")
             if isinstance(cards, list) and [[s, self.rules.card_names[c]] for s, c in mine[1]] != cards:
                 return None            # not the same cards: nothing to trace
-        del names
         return None
 
     # -- the play: which card is legal, who wins a trick, who leads ------------------------------------
