@@ -98,6 +98,10 @@ def play_rules_words(step: Mapping[str, Any]) -> str:
     if "overtrump" in must:
         text += (", overtrumping a trick already trumped if he can" if "trump" in must
                  else "; a player who trumps a trick already trumped must overtrump it if he can")
+    frees = step.get("partner-winning-frees") or []
+    if frees:
+        named = {"head": "head the trick", "trump": "trump", "overtrump": "overtrump"}
+        text += f" (a player whose partner is winning the trick need not {join([named[r] for r in frees], 'or')})"
     return text
 
 
@@ -169,6 +173,8 @@ def card_set_words(spec: Mapping[str, Any], words: Notation) -> str:
         parts.append(join([SUIT_NAMES.get(s, s) for s in spec["suits"]], "or"))
     if spec.get("cards"):
         parts.append(join([words.card(c) for c in spec["cards"]], "or"))
+    if spec.get("trumps"):
+        parts.append("trumps")
     return " of ".join(parts) if parts else "cards"
 
 
@@ -251,6 +257,16 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
             parts.append(f"it takes {tricks_range(value, table)} tricks")
         elif key == "self-in-hand":
             parts.append("it took part in the hand" if value else "it sat out the hand")
+        elif key == "stood":
+            parts.append({"self": "that player stood (played without an exchange of his choosing)",
+                          "other": "the other player stood (played without an exchange of his choosing)",
+                          "nobody": "no one stood (cards were exchanged)"}.get(value, code(value)))
+        elif key == "reneged":
+            parts.append("an opponent of that player reneged and has not been claimed against")
+        elif key == "renege-claimed":
+            parts.append({"makers": "a renege was claimed against the makers", "defenders":
+                          "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
+                          "none": "no renege was claimed"}.get(value, code(value)))
         elif key == "holds":
             parts.append(holds_words(value, words))
         elif key == "counter":
@@ -277,6 +293,10 @@ def holds_words(spec: Mapping[str, Any], words: Notation) -> str:
     cards = card_set_words(spec.get("of") or {}, words)
     if spec.get("only"):
         return f"that player holds nothing but {cards}"
+    if spec.get("at-most") == 0 and not spec.get("at-least"):
+        return f"that player holds no {cards}"
+    if "at-least" not in spec and "at-most" not in spec:      # at least one, as the interpreter reads it
+        return f"that player holds any {cards}"
     bounds = []
     if "at-least" in spec:
         bounds.append(f"at least {spec['at-least']}")
@@ -431,7 +451,8 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
     steps = table.get("hand") or []
     position = next((i for i, s in enumerate(steps) if s is step or s.get("id") == step.get("id")), len(steps))
     bidding_before = any(s.get("kind") in ("make-trumps", "auction", "force-bid") for s in steps[:position])
-    nobody = "if no one made trumps, " if bidding_before else ""
+    auction_before = any(s.get("kind") == "auction" for s in steps[:position])
+    nobody = ("if no one bids, " if auction_before else "if no one made trumps, ") if bidding_before else ""
     if kind == "name":
         effect = step.get("effect")
         what = {"proposal": "a suit that stands for the upcard's suit", "trumps": "trumps",
@@ -477,7 +498,18 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         effect = step.get("effect")
         partner = " (the partner sits out)" if words.team_game else ""
         what = {"alone": f"to play alone{partner}", "defend-alone": f"to defend alone{partner}",
-                "sit-out": "to drop out of the hand", "swap-with-kitty": "to swap cards with the kitty"}.get(effect, code(effect))
+                "sit-out": "to drop out of the hand", "swap-with-kitty": "to swap cards with the kitty",
+                "score": f"to declare it and score {plural(step.get('points', 0), 'point')} at once",
+                "misdeal": "to call a misdeal (the hand is dealt again)",
+                "claim-renege": "to claim a renege"}.get(effect, code(effect))
+        if effect in ("score", "misdeal", "claim-renege"):    # declarations, misdeals, claims: say who may
+            who = queue_words(step.get("to"), words)
+            when = condition_words(step["eligible"], table, words) if step.get("eligible") else ""
+            if step.get("forced"):
+                done = {"score": f"scores {plural(step.get('points', 0), 'point')} at once",
+                        "misdeal": "calls a misdeal", "claim-renege": "claims a renege"}[effect]
+                return cap(f"{prefix}if {condition_words(step['forced'], table, words)}, {who} {done}.")
+            return cap(f"{prefix}{who}" + (f", where {when}," if when else "") + f" may choose {what}.")
         return cap(f"{prefix}{queue_words(step.get('to'), words)} may choose {what}.")
     if kind == "exchange":
         parts = []

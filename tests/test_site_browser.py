@@ -254,3 +254,24 @@ def test_rules_rank_above_worked_examples_and_accents_do_not_matter(built_site, 
         bower["results"][:3]
     misere = search_as_a_person(built_site, "misere", 1280)
     assert misere["results"][0]["title"] == "Misère", misere["results"][:3]
+
+
+PHONE_LAYOUT = """(() => {
+  const broken = [...document.querySelectorAll("table.es-script code")].filter((c) => c.getClientRects().length > 1)
+    .map((c) => c.textContent).slice(0, 5);
+  const causes = [...document.querySelectorAll("table.es-summary td[data-label='Main cause']")]
+    .filter((td) => td.textContent.trim().length > 20).map((td) => Math.round(td.getBoundingClientRect().width));
+  return {broken, causes, scripts: document.querySelectorAll("table.es-script code").length};
+})()"""
+
+
+def test_case_tokens_and_the_compliance_summary_read_on_a_phone(built_site, driver):
+    """At 390 px: no token of a case script is broken across two lines ("discar / d:9H"),
+    and a cause in the compliance summary gets the screen's width, not a word a line."""
+    pages = ["corpus/made-three-tricks.html", "compliance/index.html"]
+    seen = run_browser({"base": built_site.as_uri() + "/", "pages": pages, "widths": [390],
+                        "evaluate": {p: PHONE_LAYOUT for p in pages}})
+    script = seen[pages[0]]["390"]["evaluated"]
+    assert script["scripts"] > 20 and script["broken"] == [], script
+    summary = seen[pages[1]]["390"]["evaluated"]
+    assert summary["causes"] and min(summary["causes"]) >= 300, summary
