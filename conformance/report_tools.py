@@ -366,6 +366,58 @@ def history_markdown(report_path: str | Path) -> list[str]:
     return out
 
 
+def _chosen(variant: Any, options: Any) -> dict[str, Any]:
+    """The options of a run that differ from the table's defaults."""
+    from reference_impl.resolve import resolve
+    try:
+        table_options = resolve(str(variant)).table.get("options") or {}
+    except Exception:          # noqa: BLE001 - a table this version no longer has: show every option
+        return dict(options or {})
+    return {k: v for k, v in (options or {}).items() if (table_options.get(k) or {}).get("default") != v}
+
+
+def fuzz_markdown(report_path: str | Path) -> list[str]:
+    """The compliance page's lines for an engine's identify and fuzz runs kept beside its
+    report (``../fuzz/<report name>/identify.json`` and ``fuzz.json``, as tools/publish_reports.py
+    --fuzz writes them): the house rules identified, and each divergence with its shrunk case."""
+    import json
+    report_path = Path(report_path)
+    folder = report_path.parent.parent / "fuzz" / report_path.stem
+    out: list[str] = []
+    identify, fuzz = folder / "identify.json", folder / "fuzz.json"
+    if identify.is_file():
+        for result in json.loads(identify.read_text(encoding="utf-8")).get("results", []):
+            rules = result.get("house_rules") or {}
+            shown = ", ".join(f"`{k}={_value(v)}`" for k, v in rules.items()) or "none (it plays the options sent)"
+            out += ["", f"**Identify** ({result.get('variant')}, {result.get('hands', '?')} hands, then "
+                        f"{result.get('check_hands', '?')} checked): house rules {shown}; "
+                        f"{len(result.get('deviations') or [])} kind(s) of deviation remain under them "
+                        f"([identify.json](fuzz/{report_path.stem}/identify.json))."]
+    if fuzz.is_file():
+        data = json.loads(fuzz.read_text(encoding="utf-8"))
+        divergences = data.get("divergences") or []
+        options = ", ".join(f"{k}={_value(v)}" for k, v in sorted(_chosen(data.get("variant"), data.get("options")).items()))
+        out += ["", f"**Fuzz** ({data.get('variant')}{', ' + options if options else ''}; seed {data.get('seed')}, "
+                    f"{data.get('hands', '?')} hands played"
+                    + (", every game diverging before its first hand ended" if data.get("hands") == 0 and divergences else "")
+                    + f"): {len(divergences)} kind(s) of divergence, each shrunk to a case "
+                    f"([fuzz.json](fuzz/{report_path.stem}/fuzz.json)).", ""]
+        if divergences:
+            out += ["| rule | where | first difference | met in | shrunk case |", "|---|---|---|---|---|"]
+        for item in divergences:
+            found = item.get("found") or {}
+            diffs = found.get("differences") or []
+            first = diffs[0] if diffs else {}
+            words = (f"`{first.get('field')}`: reference `{_short(first.get('reference'), 40)}`, engine "
+                     f"`{_short(first.get('engine'), 40)}`") if first else ""
+            case = Path(str(item.get("case") or ""))
+            link = (f"[`{case.stem}`](fuzz/{report_path.stem}/cases/{case.name}) ({item.get('hands')} hand, "
+                    f"{item.get('steps')} steps)") if case.name else "not shrunk"
+            out.append(f"| `{found.get('clause')}` | {found.get('where')} ({found.get('phase')}) | {_cell(words)} | "
+                       f"{found.get('count', 1)} game(s) | {link} |")
+    return out
+
+
 # -- the command line -------------------------------------------------------------------------------
 def add_report_commands(sub: Any) -> None:
     """Register ``report diff | badge | summary | history``."""

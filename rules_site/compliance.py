@@ -9,7 +9,9 @@ step that failed and, within it, by their first difference ("expected phase alon
 discard": 12 cases), each case linked to that step's anchor on its case page. Under each engine: the rules it
 declared (variants and option values), its history (the reports kept by engine version
 under ``docs/compliance/history/<report>/``, each against the one before), and for a known
-failure (listed in its baseline) the bug-tracker link the baseline entry carries.
+failure (listed in its baseline) the bug-tracker link the baseline entry carries; where
+``docs/compliance/fuzz/<report>/`` holds its identify and fuzz runs, the house rules identified
+and each divergence with its shrunk case.
 
 The clause of a failing step is, for a state in the wrong phase, the clause of the table
 step whose phase was expected (the engine skipped or misplaced that step); else the step's
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from conformance.report import read_jsonl
-from conformance.report_tools import declared_text, history_markdown, links_of
+from conformance.report_tools import declared_text, fuzz_markdown, history_markdown, links_of
 from conformance.runner import FAILING, OUTCOMES
 
 from .examples import hand_anchor, step_anchor
@@ -431,6 +433,7 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
                  + (f" ({report.footer.get('cases')} cases" + (f", {report.footer['duration_s']} s" if 'duration_s' in report.footer else "") + ")"
                     if report.footer else " (the run was cut short: no footer)") + ".")
     lines += history_markdown(report.path)
+    lines += fuzz_markdown(report.path)
     if not failures:
         lines += ["", "No failure."]
     else:

@@ -123,3 +123,26 @@ def test_the_compliance_page_shows_declared_options_history_and_bug_links(tmp_pa
     assert "History (2 versions kept):" in page and "| 1 regressed, 1 fixed, 0 new |" in page
     assert "[`2.0`](history/toy/2.0.jsonl)" in page
     assert "(known, [bug tracker](https://example.org/toy/issues))" in page
+
+
+def test_the_compliance_page_shows_identify_and_fuzz_runs_with_their_shrunk_cases(tmp_path):
+    from conformance.report_tools import fuzz_markdown
+
+    reports = tmp_path / "compliance" / "reports"
+    runs = tmp_path / "compliance" / "fuzz" / "toy"
+    reports.mkdir(parents=True)
+    runs.mkdir(parents=True)
+    report = write_report(reports / "toy.jsonl", "1.0", {"a": "pass"})
+    (runs / "identify.json").write_text(json.dumps({"type": "identify", "results": [
+        {"variant": "euchre", "hands": 40, "check_hands": 100, "house_rules": {"lone-lead": "eldest"}, "deviations": [{}, {}]}]}))
+    (runs / "fuzz.json").write_text(json.dumps({"type": "fuzz", "variant": "euchre", "seed": 1, "hands": 0,
+                                                "options": {"stick-the-dealer": True, "game-target": 10}, "divergences": [
+        {"found": {"clause": "round-1", "where": "hand 1, the deal", "phase": "deal", "count": 300,
+                   "differences": [{"field": "legal", "reference": ["order", "pass"], "engine": ["call:C", "order", "pass"]}]},
+         "case": "docs/compliance/fuzz/toy/cases/fuzz-euchre-legal-s1-g0.yaml", "hands": 1, "steps": 0}]}))
+    text = "\n".join(fuzz_markdown(report))
+    assert "house rules `lone-lead=eldest`; 2 kind(s) of deviation remain" in text
+    assert "(euchre, stick-the-dealer=true; seed 1, 0 hands played, every game diverging" in text   # defaults not shown
+    assert "[`fuzz-euchre-legal-s1-g0`](fuzz/toy/cases/fuzz-euchre-legal-s1-g0.yaml) (1 hand, 0 steps)" in text
+    assert "| `round-1` | hand 1, the deal (deal) |" in text and "300 game(s)" in text
+    assert fuzz_markdown(reports / "other.jsonl") == []
