@@ -203,7 +203,7 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",),
     "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
     "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
-    "lead": ("play",), "must": ("play",), "renege": ("play",),
+    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",),
     "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
 }
 CALL_ONLY = ("turned-down", "no-trump", "low-no-trump")     # make-trumps with action: call
@@ -274,6 +274,19 @@ def _card_names(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         for j, rank in enumerate(order):
             if rank not in needed:
                 yield ("game", "cut-order", j), f"no card of rank {rank} in the pack"
+
+
+def _play_rules(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Rules a partner's winning lifts must be rules the play has, in a game with partners."""
+    for i, step in enumerate(t["hand"]):
+        frees = step.get("partner-winning-frees")
+        if step["kind"] != "play" or not frees:
+            continue
+        if not t["players"].get("teams"):
+            yield ("hand", i, "partner-winning-frees"), "a partner winning the trick needs fixed partnerships (players.teams)"
+        for j, rule in enumerate(frees):
+            if rule not in step.get("must", []):
+                yield ("hand", i, "partner-winning-frees", j), f"{rule} is not one of the play's must rules, so nothing lifts it"
 
 
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -566,7 +579,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _card_names, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

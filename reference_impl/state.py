@@ -945,11 +945,16 @@ class State:
         played to a trick that already holds a trump must beat it if one can; a seat unable
         to overtrump may play any trump, or, without ``trump``, anything)."""
         r, step, trump = self.rules, self.step, self.trump
+        head, must_trump, overtrump = step.must_head, step.must_trump, step.must_overtrump
+        if True in step.partner_frees and self._partner_winning():
+            free_head, free_trump, free_overtrump = step.partner_frees
+            head, must_trump, overtrump = head and not free_head, must_trump and not free_trump, \
+                overtrump and not free_overtrump
         follow = hand & r.suit_mask[trump][self.led]
         if follow:
             if r.master_any_time and trump >= r.NT:
                 follow |= hand & r.master_bit
-            if step.must_head:
+            if head:
                 return self._beating(follow) or follow
             return follow
         if trump >= r.NT:                              # no trump suit: nothing more to require
@@ -957,9 +962,19 @@ class State:
         trumps = hand & r.suit_mask[trump][trump]
         if not trumps:
             return hand
-        if step.must_overtrump and any(r.eff[trump][c] == trump for _, c in self.trick):
+        if overtrump and any(r.eff[trump][c] == trump for _, c in self.trick):
             trumps = self._beating(trumps) or trumps
-        return trumps if step.must_trump else (hand & ~r.suit_mask[trump][trump]) | trumps
+        return trumps if must_trump else (hand & ~r.suit_mask[trump][trump]) | trumps
+
+    def _partner_winning(self) -> bool:
+        """Whether a partner of the seat to act holds the trick as it stands."""
+        r = self.rules
+        power = r.power[self.trump][self.led]
+        winner, best = -1, -1
+        for seat, card in self.trick:
+            if power[card] > best or (r.later_equal_wins and power[card] == best):
+                winner, best = seat, power[card]
+        return winner in r.team_mates[self.to_act]
 
     def _why_not_playable(self, card: int) -> str:
         r = self.rules

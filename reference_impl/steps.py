@@ -121,6 +121,7 @@ class Step:
     must_head: bool = False              # a seat following suit must beat the trick's best card if able
     must_trump: bool = False             # a seat void in the suit led must play a trump if able
     must_overtrump: bool = False         # a trump played to a trick holding one must beat it if able
+    partner_frees: tuple[bool, bool, bool] = (False, False, False)   # head, trump, overtrump lifted while a partner wins
 
 
 NO_STEP = Step(id="", kind=-1, phase="", clause=None, when=always)   # the step of a state between hands
@@ -209,8 +210,10 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             lead = tuple((compile_condition(rules, rule.get("when")), seat_function(rules, rule["seat"]))
                          for rule in spec["lead"])
             must = set(spec.get("must", ()))
+            frees = set(spec.get("partner-winning-frees", ()))
             step = Step(phase=phase or "play", lead=lead, strict=bool(must), must_head="head" in must,
-                        must_trump="trump" in must, must_overtrump="overtrump" in must, **common)
+                        must_trump="trump" in must, must_overtrump="overtrump" in must,
+                        partner_frees=("head" in frees, "trump" in frees, "overtrump" in frees), **common)
         steps.append(step)
     return tuple(steps)
 

@@ -118,7 +118,7 @@ def trick_winner(table: dict[str, Any], trump: str, plays: list[tuple[int, str]]
 
 
 def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[tuple[int, str]],
-                named: str | None = None) -> set[str]:
+                named: str | None = None, seat: int | None = None) -> set[str]:
     """Follow the effective suit led if able; otherwise anything. At no-trumps the master
     card belongs to no suit: it never follows, but may be played any time where the table
     says so."""
@@ -128,7 +128,14 @@ def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[
     follow = {card for card in hand if effective_suit(table, card, trump) == led}
     if follow and trump in (NT, NL) and (table["ranking"].get("no-trump") or {}).get("master-play") == "any-time":
         follow |= {card for card in hand if _plain(card) == master(table)}
-    must = set(next(s for s in table["hand"] if s["kind"] == "play").get("must", ()))
+    play = next(s for s in table["hand"] if s["kind"] == "play")
+    must = set(play.get("must", ()))
+    if play.get("partner-winning-frees"):
+        if seat is None:                        # the seat to play: the next after the last card, where all play
+            seat = (trick[-1][0] + 1) % table["players"]["count"]
+        team = next(t for t in table["players"]["teams"] if seat in t)
+        if trick_winner(table, trump, trick, named) in team:
+            must -= set(play["partner-winning-frees"])
 
     def winners(cards: set[str]) -> set[str]:
         """The cards that would win the trick if played now."""

@@ -211,3 +211,44 @@ def test_a_cut_order_must_rank_every_rank_of_the_pack(tmp_path):
     path = table_copy(tmp_path, "five-hundred-six", '"12", "13", J, Q, K]', '"12", J, Q, K]')
     problems = variant_problems(path)
     assert any(p.path == "$.game.cut-order" and "13" in p.message for p in problems), problems
+
+
+# -- a partner's winning trick ----------------------------------------------------------------------------
+STRICT = '''  - id: play
+    kind: play
+    clause: lead
+    must: [trump, overtrump]
+    partner-winning-frees: [trump, overtrump]
+'''
+
+
+# Dealer 3 takes up the 9H (hearts trumps) and buries it; seats 0 and 2 are partners. Seat 0
+# wins the spade trick and leads the AC; seat 1 follows with the 9C.
+PARTNERS = ("AS AC TC 9D TD", "KS 9C QC KC JC", "QS JD QD KD AD", "9S JH QH KH AH")
+PARTNERS_OPENING = "order pass discard:9H play:AS play:KS play:QS play:9S play:AC play:9C"
+
+
+def test_a_void_seat_need_not_trump_its_partners_trick(tmp_path):
+    path = table_copy(tmp_path, "euchre", "  - id: play\n    kind: play\n    clause: lead\n", STRICT)
+    state = state_of(path, PARTNERS, "9H", kitty="TS JS TH")
+    act(state, PARTNERS_OPENING)
+    assert legal_cards(state) == {"JD", "QD", "KD", "AD"}   # void in clubs, partner seat 0 winning: free
+    act(state, "play:KD")
+    assert legal_cards(state) == {"JH", "QH", "KH", "AH"}   # the dealer's partner (seat 1) is not winning: trump
+
+
+def test_without_the_partner_rule_the_void_seat_must_trump(tmp_path):
+    strict = STRICT.replace("    partner-winning-frees: [trump, overtrump]\n", "")
+    path = table_copy(tmp_path, "euchre", "  - id: play\n    kind: play\n    clause: lead\n", strict)
+    state = state_of(path, PARTNERS, "9H", kitty="TS JS TH")
+    act(state, PARTNERS_OPENING)
+    assert legal_cards(state) == {"JD"}                      # the left bower, seat 2's only trump
+    act(state, "play:JD")
+    assert legal_cards(state) == {"JH"}                      # overtrump the left bower: the right bower only
+
+
+def test_partner_winning_frees_needs_partners_and_a_must_rule(tmp_path):
+    strict = STRICT.replace("partner-winning-frees: [trump, overtrump]", "partner-winning-frees: [head]")
+    path = table_copy(tmp_path, "euchre", "  - id: play\n    kind: play\n    clause: lead\n", strict)
+    problems = variant_problems(path)
+    assert any("head is not one of the play's must rules" in p.message for p in problems), problems

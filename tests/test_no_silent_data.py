@@ -512,6 +512,8 @@ PROBES.update({
     "step.giver-may-pass": Plays("railroad", put("hand.partners-best.giver-may-pass", False)),
     "step.receiver-may-refuse": Plays("railroad", put("hand.partners-best.receiver-may-refuse", False)),
     "step.must": Plays("euchre", put("hand.play.must", ["trump"])),
+    "step.partner-winning-frees": Plays("euchre", put("hand.play.partner-winning-frees", ["trump"]),
+                                        base=put("hand.play.must", ["trump"])),
 })
 
 # The option machinery: changes made to the variant's own file, options chosen when it is resolved.
