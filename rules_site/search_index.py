@@ -20,9 +20,10 @@ from typing import Any, Iterable
 
 from .links import Links, variant_page
 from .notation import Notation, spoken
-from .tables import VariantView, fill
+from .tables import VariantView, base_variant, fill
 
 RULE_BOOST = 4.0          # a rule's or an option's own entry
+BASE_GAME_FACTOR = 1.25   # the base game's rule first among the variants that share its name
 EXAMPLE_BOOST = 0.3       # a worked example's section, a hand of it
 CASE_BOOST = 0.2          # a case's page, the corpus and schema pages
 EXAMPLE_ANCHOR = re.compile(r"#(?:example-|ex\d+-)")
@@ -38,9 +39,12 @@ def rule_entries(views: Iterable[VariantView], anchors: dict[str, set[str]], dir
     """An entry per rule shown on a variant page and per option, titled by its name, its text
     the rule (or the option's summary and values), at its anchor on the page."""
     root = Links("index.md", directory_urls=directory_urls)
+    views = list(views)
+    base = base_variant(views) if views else None
     out: list[dict[str, Any]] = []
     for view in views:
         words = Notation(view.table)
+        boost = RULE_BOOST * (BASE_GAME_FACTOR if view.id == base else 1)
         shown = anchors.get(view.id, set())
         page = variant_page(view.id)
         for clause in view.clauses:
@@ -51,12 +55,13 @@ def rule_entries(views: Iterable[VariantView], anchors: dict[str, set[str]], dir
             except Exception:             # a clause the page could not fill is not on it either
                 continue
             out.append({"location": root.url(page, clause["id"]), "title": clause["title"],
-                        "text": f"<p>{escape(plain(text, words), quote=False)}</p>", "page": view.title})
+                        "text": f"<p>{escape(plain(text, words), quote=False)}</p>", "page": view.title, "boost": boost})
         for key, option in view.options.items():
             values = [f"{value_words(choice.get('value'))}: {choice.get('summary', '')}" for choice in option.get("choices", [])]
             text = " ".join([option.get("summary", ""), *values, option.get("note", "")])
             out.append({"location": root.url(page, f"option-{key}"), "title": option.get("title", key),
-                        "text": f"<p>{escape(plain(text, words), quote=False)}</p>", "page": f"{view.title}: house rules"})
+                        "text": f"<p>{escape(plain(text, words), quote=False)}</p>", "page": f"{view.title}: house rules",
+                        "boost": boost})
     return out
 
 
@@ -97,7 +102,7 @@ def improve(index: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, A
         boost = boost_of(str(doc.get("location", "")))
         if boost is not None:
             doc["boost"] = boost
-    docs += [{**entry, "boost": RULE_BOOST} for entry in entries]
+    docs += [{**entry, "boost": entry.get("boost", RULE_BOOST)} for entry in entries]
     for doc in docs:
         extra = accent_free_words(f"{doc.get('title', '')} {doc.get('text', '')}")
         if extra:

@@ -243,6 +243,7 @@ def test_a_phone_searches_from_disk_by_clicking_the_icon(built_site, driver):
     assert person["input_visible"], "the search box is not shown on a phone"
     first = person["results"][0]
     assert first["visible"] and first["title"].lower() == "stick the dealer", person["results"][:3]
+    assert first["where"] in ("Euchre", "Euchre: house rules"), person["results"][:3]       # the base game's rule
     assert "/variants/" in first["href"] and not is_example_or_case(first["href"])
     assert person["landed"]["target"] and person["landed"]["target_visible"], person["landed"]
 

@@ -19,6 +19,8 @@ def test_an_entry_per_rule_and_option_at_its_anchor():
     option = by_location["variants/euchre.html#option-stick-the-dealer"]["text"]
     assert "yes:" in option and "True" not in option and "False" not in option
     assert all("`" not in e["text"] for e in entries)          # no protocol token quoted in a player's search
+    british = by_location["variants/british.html#option-stick-the-dealer"]
+    assert by_location["variants/euchre.html#option-stick-the-dealer"]["boost"] > british["boost"]   # the base game first
 
 
 def test_rules_weigh_more_than_examples_and_cases():
