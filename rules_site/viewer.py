@@ -19,7 +19,7 @@ from html import escape
 from typing import Any
 
 from .corpus import HandRecord, SiteCase
-from .notation import STRAIN_WORDS, Notation, card_text
+from .notation import STRAIN_WORDS, Notation
 
 
 def seat_order(n: int, dealer: int | None) -> list[int]:
@@ -160,4 +160,4 @@ def viewer_html(case: SiteCase, hand: HandRecord, table: dict[str, Any], prefix:
             "</div>")
 
 
-__all__ = ["viewer_data", "viewer_html", "seat_order", "tricks_by_unit", "card_text"]
+__all__ = ["viewer_data", "viewer_html", "seat_order", "tricks_by_unit"]

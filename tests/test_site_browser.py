@@ -6,7 +6,11 @@ For the home page, Euchre, Five Hundred, the comparison, a case and the complian
 1280 and 390 pixels: a screenshot of the first screen, no sideways scroll of the page, no
 request leaving the site, no script error; and an axe-core audit with no serious or
 critical violation. Opened from disk (file://): the search answers and the step-through
-viewer replays a hand with the legal cards highlighted.
+viewer replays a hand with the legal cards highlighted; every viewer of every variant page,
+clicked through with its Next button, shows the tricks and scores its case expects at every
+step; on a phone the search icon opens a box a person can type into, and a rule is found by
+its name before a worked example (accents ignored); case-script tokens are never broken and
+the compliance summary reads at 390 px.
 
 Set ``EUCHRE_SITE_SCREENSHOTS=DIR`` to keep the screenshots.
 """
