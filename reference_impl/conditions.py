@@ -232,7 +232,7 @@ def _holds_trumps(rules: "Rules", value: Mapping[str, Any]) -> Predicate:
     or at no-trumps."""
     base = card_mask(rules, value["of"])
     masks = tuple(base & rules.suit_mask[ctx][ctx] if ctx < rules.NT else 0 for ctx in range(len(rules.suit_mask)))
-    at_least, at_most, only = value.get("at-least", 1), value.get("at-most"), value.get("only", False)
+    at_least, at_most, only = value.get("at-least", 0), value.get("at-most"), value.get("only", False)
 
     def holds(state: "State", seat: int, unit: int) -> bool:
         mask = masks[state.trump] if state.trump >= 0 else 0

@@ -117,7 +117,9 @@ def deal_words(table: Mapping[str, Any], words: Notation) -> str:
     if deal.get("upcard"):
         text += "; the next card is turned face up (the upcard)"
     kitty = kitty_size(table)
-    if kitty > 0:
+    if kitty > 0 and any(s.get("kind") == "propose" for s in table.get("hand") or []):
+        text += f"; the other {plural(kitty, 'card')} are the stock, drawn from in exchanges"
+    elif kitty > 0:
         text += f"; the other {plural(kitty, 'card')} (the kitty) are not used"
     return text
 
@@ -267,6 +269,16 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
             parts.append({"makers": "a renege was claimed against the makers", "defenders":
                           "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
                           "none": "no renege was claimed"}.get(value, code(value)))
+        elif key == "stood":
+            parts.append({"self": "that player stood (played without an exchange of his choosing)",
+                          "other": "the other player stood (played without an exchange of his choosing)",
+                          "nobody": "no one stood (cards were exchanged)"}.get(value, code(value)))
+        elif key == "reneged":
+            parts.append("an opponent of that player reneged and has not been claimed against")
+        elif key == "renege-claimed":
+            parts.append({"makers": "a renege was claimed against the makers", "defenders":
+                          "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
+                          "none": "no renege was claimed"}.get(value, code(value)))
         elif key == "holds":
             parts.append(holds_words(value, words))
         elif key == "counter":
@@ -295,8 +307,6 @@ def holds_words(spec: Mapping[str, Any], words: Notation) -> str:
         return f"that player holds nothing but {cards}"
     if spec.get("at-most") == 0 and not spec.get("at-least"):
         return f"that player holds no {cards}"
-    if "at-least" not in spec and "at-most" not in spec:      # at least one, as the interpreter reads it
-        return f"that player holds any {cards}"
     bounds = []
     if "at-least" in spec:
         bounds.append(f"at least {spec['at-least']}")
