@@ -183,7 +183,7 @@ def _scoring(t: dict[str, Any], w: Notation) -> str:
     for row in rows:
         awards = row.get("award") or []
         points = ", ".join(f"{points_words(a.get('points', 0), short=True)}"
-                           + {"makers": "", "maker": "", "defenders": " to the defenders", "everyone": " to each",
+                           + {"makers": "", "maker": " to the maker", "defenders": " to the defenders", "everyone": " to each",
                               "in-hand": " to each in the hand", "partner": " to the partner"}.get(a.get("to"), f" to {a.get('to')}")
                            + (f" if {he_words(condition_words(a['when'], t, w))}" if a.get("when") else "")
                            for a in awards) or "nothing"
@@ -382,10 +382,10 @@ def list_difference(text: str, base_text: str, base_title: str) -> str:
     without = [line.split(":")[0] for line in base_lines if line not in lines and line.split(":")[0] not in titles]
     out = differ[:]
     if shared:
-        out.append(f'<span class="es-base">{"the rest" if differ else "the rows"} as {escape(base_title)}'
-                   f" ({shared} of {len(base_lines)})</span>")
+        out.append(f'<span class="es-base">as {escape(base_title)}: {shared} of its {len(base_lines)} rows</span>')
     if without and shared:
-        out.append(f'<span class="es-base">without: {", ".join(w.lower() for w in without)}</span>')
+        named = ", ".join(w[:1].lower() + w[1:] for w in without[:3]) + (f" and {len(without) - 3} more" if len(without) > 3 else "")
+        out.append(f'<span class="es-base">without: {named}</span>')
     return "<br>".join(out)
 
 
