@@ -19,8 +19,11 @@ at once or waits for a decision) and the decisions it waits for.
 ``("take", seat, source, cards)``, ``("decline", seat, source)``, ``("call", seat, suit, card)``,
 ``("partner", seat)``, ``("master-suit", suit)``, ``("trick", leader, ((seat, card), ...), winner)``,
 ``("score", row_id, points, scores)``, ``("counters", {id: values})``, ``("throw-in", hand_number)``,
-``("game-over", winner)``. Cards in it are indices into ``rules.card_names`` except in
-``take``, ``swap`` and ``call``, which name them.
+``("game-over", winner)``; and, where a table has them, ``("declare", seat, step_id, points, scores)``,
+``("misdeal", seat)``, ``("stand", seat)``, ``("refuse", seat)``, ``("exchange", seat, laid, taken)``,
+``("renege", seat, card)``, ``("renege-claim", seat, seats_claimed_against)``. Cards in it are
+indices into ``rules.card_names`` except in ``take``, ``swap``, ``call``, ``exchange`` and
+``renege``, which name them.
 """
 
 from __future__ import annotations
