@@ -280,3 +280,26 @@ def test_case_tokens_and_the_compliance_summary_read_on_a_phone(built_site, driv
     assert script["scripts"] > 20 and script["broken"] == [], script
     summary = seen[pages[1]]["390"]["evaluated"]
     assert summary["causes"] and min(summary["causes"]) >= 300, summary
+
+
+SERVED_RESULTS = """(() => [...document.querySelectorAll('.md-search-result__item')].slice(0, 3)
+  .map((item) => [...item.querySelectorAll('a')].slice(0, 4).map((a) => a.getAttribute('href'))))()"""
+
+
+def test_served_search_finds_the_rule_first(built_site, driver):
+    """Over http Material's own search answers (lunr, reading each entry's weight): typed into
+    the box, "stick the dealer" and "left bower" answer with Euchre, its rule first."""
+    page = "variants/euchre.html"
+    found = {}
+    with serve(built_site) as url:
+        for query in ("stick the dealer", "left bower"):
+            plan = {"steps": [{"click": DESK_SEARCH, "wait": 800}, {"type": query, "wait": 1500}]}
+            seen = run_browser({"base": url, "pages": [page], "widths": [1280], "person": {page: plan},
+                                "evaluate": {page: SERVED_RESULTS}})[page]["1280"]
+            found[query] = seen["evaluated"]
+    for query, groups in found.items():
+        assert groups, f"{query!r}: no result"
+        first = groups[0]
+        assert first[0].split("#")[0].endswith("euchre.html"), (query, groups[:2])
+        assert len(first) > 1 and not is_example_or_case(first[1]), (query, first)
+    assert found["stick the dealer"][0][1].endswith(("#option-stick-the-dealer", "#stick-the-dealer"))
