@@ -27,7 +27,8 @@ from typing import Any, Iterable
 
 from reference_impl.options import choice_for
 from reference_impl.rules import Deal, Rules
-from reference_impl.state import PLAY_PHASE, State, new_game
+from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
+from reference_impl.steps import EXCHANGE, OFFER
 
 from .cases import Case
 
@@ -49,8 +50,14 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "turned-down": ("turned-down-suit",),
     "stuck": ("stick-the-dealer",),
     "no-trump": ("no-trump-call",),
+    # an exchange the rules skip because its taker sits out
+    "sitting-out-takes": ("sitting-out-dealer",),
 }
 TURN_FIELDS = ("to_act", "legal", "phase")
+# Events a step settled without a decision can give, the kind of that step, and the fields they set.
+SETTLING = {"alone": OFFER, "defend-alone": OFFER, "drop": OFFER, "swap": OFFER, "take": EXCHANGE, "decline": EXCHANGE}
+EVENT_FIELDS = {"alone": ("alone", "sitting_out"), "defend-alone": ("defender_alone", "sitting_out"),
+                "drop": ("sitting_out",), "swap": ("hands",), "take": ("hands", "upcard"), "decline": ("hands",)}
 # Upstream first: what a later field's value is computed from.
 UPSTREAM = ("trump", "maker", "contract", "alone", "defender_alone", "sitting_out", "tricks", "tricks_won",
             "scoring_row", "hand_points", "scores", "game_over")
@@ -72,6 +79,7 @@ class Point:
 class Trace:
     state: State
     provenance: dict[str, list[str]] = field(default_factory=dict)   # field -> clause candidates, most specific first
+    passed: list[Any] = field(default_factory=list)   # steps the last action went past without a decision
 
 
 class ClauseTracer:
@@ -172,8 +180,13 @@ class ClauseTracer:
         for key in changed:
             trace.provenance[key] = cause
         scored = False
+        passed = self._passed(consuming, state.step) if consuming is not None else []
         for event in new_events:
             kind = event[0]
+            settled = next((step for step in reversed(passed) if step.kind == SETTLING.get(kind)), None)
+            if settled is not None:         # a step the action went past decided this (a forced lone hand)
+                for key in EVENT_FIELDS.get(kind, ()):
+                    trace.provenance[key] = self._settled(state, settled)
             if kind == "trick":
                 for key in ("tricks", "tricks_won"):
                     trace.provenance[key] = self.mechanism("trick")
@@ -190,6 +203,7 @@ class ClauseTracer:
             elif kind == "throw-in":
                 for key in ("next_dealer", "dealer", "hand_number", "hand_points", "scoring_row"):
                     trace.provenance[key] = cause
+        trace.passed = passed if consuming is not None else self._passed(None, state.step)
         waiting = self.step_clauses(state.step) if state.step is not None and state.step.id else []
         if scored:                          # a scored hand: whether the game goes on, and who deals next
             waiting = self.game_clauses()
@@ -197,6 +211,32 @@ class ClauseTracer:
         for key in TURN_FIELDS:
             if key in changed or waiting:
                 trace.provenance[key] = waiting or cause
+
+    def _passed(self, consuming: Any, waiting: Any) -> list[Any]:
+        """The steps of the hand between the one that took the action (or the deal) and the
+        one now waiting: settled at once (forced, skipped by their ``when``, nothing to take)."""
+        steps = list(self.rules.steps)
+        start = next((i + 1 for i, step in enumerate(steps) if step is consuming), 0)
+        end = next((i for i, step in enumerate(steps) if step is waiting), len(steps))
+        return steps[start:end] if start <= end else []
+
+    def _settled(self, state: State, step: Any) -> list[str]:
+        """The clauses of a step the rules settled without a decision where the engine stopped
+        at it: an option that changed one of its parts (a forced lone hand), a taker who sits
+        out, then the step's own."""
+        parts = [c for path, ids in self.patched for c in ids if path.startswith(f"hand.{step.id}.")]
+        if step.kind == EXCHANGE and state.active != (1 << self.rules.n) - 1:
+            parts += list(MECHANISMS["sitting-out-takes"])
+        return self.existing(parts + self.step_clauses(step))
+
+    def _stopped_at(self, trace: Trace, engine: dict[str, Any]) -> list[str]:
+        """Where the engine waits at a step the reference went past: that step's clauses."""
+        phase = engine.get("phase")
+        for step in trace.passed:
+            phases = {DISCARD_PHASE, TAKE_OFFER} if step.kind == EXCHANGE else {step.phase}
+            if phase in phases:
+                return self._settled(trace.state, step)
+        return []
 
     # -- what the engine got wrong ------------------------------------------------------------------
     def cite(self, case: Case, point: Point, field_name: str, engine: dict[str, Any] | None,
@@ -213,6 +253,10 @@ class ClauseTracer:
         upstream = self._upstream(trace, field_name, engine)
         if upstream:
             return upstream
+        if field_name in TURN_FIELDS:
+            stopped = self._stopped_at(trace, engine)
+            if stopped:
+                return stopped[0]
         if refused is not None:
             actual = [a for a in state.legal_actions() if a != refused]
         if field_name == "legal" and state.phase == PLAY_PHASE:

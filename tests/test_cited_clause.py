@@ -29,6 +29,10 @@ PLANTED = {
     "stuck-dealer-may-pass": "stick-the-dealer",                               # an option's clause
     "game-target-off-by-one": "game-target",
     "bowers-swapped": "rank-trump",
+    "canadian-loner-not-forced": "canadian-loner",                              # a step the rules settle
+    "sitting-out-dealer-exchanges": "sitting-out-dealer",
+    "leader-keeps-the-lead": "trick-winner",
+    "lone-defence-offered-once": "defending-alone",
 }
 
 
