@@ -264,7 +264,10 @@ def render_matrix(views: list[VariantView], links: Links, case_counts: dict[str,
         lines.append("")
         columns = members if base in [v.id for v in members] else [base_view] + members
         lines += family_table(family, columns, base_view, links, case_counts, full=base in [v.id for v in members])
-    lines += house_rules_table(views, base_view, links)
+    house = house_rules_table(views, base_view, links)
+    if house:
+        lines[lines.index("# The variants compared") + 2] += " At the end, [the house rules each variant turns on](#house-rules)."
+    lines += house
     return "\n".join(lines) + "\n"
 
 
