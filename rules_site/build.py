@@ -21,7 +21,7 @@ from reference_impl.resolve import ResolvedTable, resolve
 
 from .casepages import render_case_page, render_corpus_index
 from .compare import render_matrix, render_variants_index
-from .compliance import Attribution, read_reports, render_compliance
+from .compliance import Attribution, read_reports, render_compliance, render_engine_pages
 from .corpus import Replay, SiteCase, load_site_cases, replay
 from .egn import EGN_PAGE, render_egn
 from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
@@ -149,5 +149,7 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     by_id = {c.id: c for c in cases}
     tables = {v.id: v.table for v in views}
     attribute = Attribution(by_id, replays, tables.get)
-    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version, attribute)
+    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version, attribute,
+                                                    engine_pages=True)
+    site.pages.update(render_engine_pages(reports, site.variants, links, version, attribute))
     return site

@@ -290,8 +290,10 @@ def passed_html(outcomes: Counter) -> str:
 
 
 def render_compliance(reports: list[Report], variants: list[tuple[str, str]], links: Links,
-                      corpus_version: str | None = None, attribute: Attribution | None = None) -> str:
-    """The page. ``variants`` lists (id, title) of the variants known to the site."""
+                      corpus_version: str | None = None, attribute: Attribution | None = None,
+                      engine_pages: bool = False) -> str:
+    """The page. ``variants`` lists (id, title) of the variants known to the site;
+    ``engine_pages``: each engine also has a page of its own (:func:`render_engine_pages`), linked."""
     titles = dict(variants)
     label_reports(reports, titles)
     attribute = attribute or Attribution({}, {}, lambda variant: None)
@@ -333,8 +335,36 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
               "(`expected-fail`)."]
     lines += by_variant(reports, variants, links)
     for report in reports:
-        lines += render_report(report, analysed[report.path.name], links, corpus_version, titles)
+        lines += render_report(report, analysed[report.path.name], links, corpus_version, titles, engine_pages)
     return "\n".join(lines) + "\n"
+
+
+def engine_page(report: Report) -> str:
+    """Where an engine's page of its own is: beside the compliance page, by its report's name."""
+    return f"compliance/{report.path.stem}.md"
+
+
+def render_engine_pages(reports: list[Report], variants: list[tuple[str, str]], links_for: Callable[[str], Links],
+                        corpus_version: str | None = None, attribute: Attribution | None = None) -> dict[str, str]:
+    """A page of its own for each engine (path -> Markdown): what its section of the compliance
+    page says (the rules it declared, its history by engine version, its identify and fuzz
+    runs, its failures by rule with the known ones' bug-tracker links), for an engine author
+    to link to."""
+    titles = dict(variants)
+    label_reports(reports, titles)
+    attribute = attribute or Attribution({}, {}, lambda variant: None)
+    pages = {}
+    for report in reports:
+        path = engine_page(report)
+        if path == "compliance/index.md":       # a report named index: its section on the page suffices
+            continue
+        links = links_for(path)
+        failures = [attribute(line) for line in report.cases if line.get("outcome") in (*FAILING, "expected-fail")]
+        section = render_report(report, failures, links, corpus_version, titles)
+        body = section[3:]                     # its own title instead of the section heading
+        pages[path] = "\n".join([f"# {md_text(report.label)}", "",
+                                 f"[All engines on the compliance page](index.md#{report.anchor})", ""] + body) + "\n"
+    return pages
 
 
 def by_variant(reports: list[Report], variants: list[tuple[str, str]], links: Links) -> list[str]:
@@ -402,7 +432,7 @@ def clause_title(links: Links, variant: str, clause: str | None) -> str:
 
 
 def render_report(report: Report, failures: list[Failure], links: Links, corpus_version: str | None,
-                  titles: dict[str, str]) -> list[str]:
+                  titles: dict[str, str], own_page: bool = False) -> list[str]:
     engine = report.engine
     suite = report.header.get("suite") or {}
     lines = ["", f"## {md_text(report.label)} {{#{report.anchor}}}", ""]
@@ -425,6 +455,8 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     elif isinstance(declared, dict):
         facts.append("declares " + md_text(declared_text(declared, titles)))
     facts.append(f"report [`{report.path.name}`](reports/{report.path.name})")
+    if own_page:
+        facts.append(f"[its own page]({report.path.stem}.md)")
     lines += [" · ".join(facts), "{: .es-meta }", ""]
     for problem in report.problems:
         lines += ["!!! failure \"This report could not be read in full\"", "", f"    {md_text(problem)}", ""]

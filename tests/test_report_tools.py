@@ -146,3 +146,22 @@ def test_the_compliance_page_shows_identify_and_fuzz_runs_with_their_shrunk_case
     assert "[`fuzz-euchre-legal-s1-g0`](fuzz/toy/cases/fuzz-euchre-legal-s1-g0.yaml) (1 hand, 0 steps)" in text
     assert "| `round-1` | hand 1, the deal (deal) |" in text and "300 game(s)" in text
     assert fuzz_markdown(reports / "other.jsonl") == []
+
+
+def test_each_engine_has_a_page_of_its_own_linked_from_the_compliance_page(tmp_path):
+    from rules_site.compliance import read_report, render_compliance, render_engine_pages
+    from rules_site.links import Links
+
+    reports = tmp_path / "compliance" / "reports"
+    reports.mkdir(parents=True)
+    write_report(reports / "toy.jsonl", "2.0", {"a": ("fail", "round-2"), "b": "pass"})
+    loaded = [read_report(reports / "toy.jsonl")]
+    pages = render_engine_pages(loaded, [("euchre", "Euchre")], Links)
+    assert list(pages) == ["compliance/toy.md"]
+    page = pages["compliance/toy.md"]
+    assert page.startswith("# toy 2.0\n") and "[All engines on the compliance page](index.md#report-toy)" in page
+    assert "declares Euchre (stick-the-dealer=false/true" in page and "**1 failing case" in page
+    assert "## toy 2.0" not in page                                      # its own title, not the section's
+    index = render_compliance(loaded, [("euchre", "Euchre")], Links("compliance/index.md"), engine_pages=True)
+    assert "[its own page](toy.md)" in index
+    assert "[its own page]" not in render_compliance(loaded, [("euchre", "Euchre")], Links("compliance/index.md"))
