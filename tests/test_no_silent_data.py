@@ -23,8 +23,10 @@ table is written as a YAML file and resolved from it, as an author's table is.
 from __future__ import annotations
 
 import copy
-import json
+import os
 import random
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from pathlib import Path
@@ -579,6 +581,17 @@ def _family_groups() -> None:
             "Euchre for four", SENTINEL]
 
 
+def _trickster_page_names_it() -> None:
+    import tempfile
+    from rules_site.links import Links
+    from rules_site.tables import variant_view
+    from rules_site.trickster import TRICKSTER_PAGE, render_trickster
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        path = source_file("euchre", put(f"{STD}.trickster.name", "zebraQuartz"), Path(folder))
+        patch.setenv("EUCHRE_SPEC_PATH", str(path.parent))
+        assert "zebraQuartz" in render_trickster([variant_view("euchre")], Links(page=TRICKSTER_PAGE))
+
+
 def _examples_are_tried() -> None:
     table = copy.deepcopy(resolve("euchre").table)
     table["options"]["game-target"]["range"]["examples"] = [13]
@@ -603,8 +616,8 @@ PROBES.update({
     "step.points": Plays("ecarte", put("hand.king-marked.points", 3)),
     "step.low-no-trump": Plays("euchre", put("hand.round-2.low-no-trump", True)),
     "step.renege": Plays("euchre", put("hand.play.renege", "allowed")),
-    "option.trickster.name": Meta("the name of the Trickster Cards setting an option stands for: read where a "
-                                  "Trickster game's settings are read, and shown on the site's Trickster page"),
+    "option.trickster.name": Meta("the name of the Trickster Cards setting an option stands for, shown on the "
+                                  "site's Trickster page", lambda: _trickster_page_names_it()),
     "option.trickster.value-on": Refused("euchre", put(f"{STD}.trickster.value-on", "sometimes"),
                                          "is not a value of option stick-the-dealer", source=True),
     "option.trickster.value-off": Refused("euchre", put(f"{STD}.trickster.value-off", "sometimes"),
@@ -763,15 +776,12 @@ def test_a_round_added_before_the_first_keeps_the_pickup_and_the_canadian_loner_
 
 
 def test_variants_lists_the_good_tables_and_names_the_bad_one(tmp_path):
-    import subprocess
-    import sys
     folder = tmp_path / "mine"
     child_file(folder, "euchre", "game: {target: 7}\n", name="kitchen")
     (folder / "broken.yaml").write_text("id: broken\ntitle: Broken\nsummary: x\nsources: {h: {title: h, kind: house}}\n"
                                         "extends: euchre\nplayers: {count: 99}\n")
     result = subprocess.run([sys.executable, "-m", "conformance.cli", "variants"], capture_output=True, text=True,
-                            timeout=300, env={**__import__("os").environ, "EUCHRE_SPEC_PATH": str(folder),
-                                              "COLUMNS": "200"})
+                            timeout=300, env={**os.environ, "EUCHRE_SPEC_PATH": str(folder), "COLUMNS": "200"})
     assert result.returncode == 0, result.stderr
     assert "kitchen" in result.stdout and "euchre" in result.stdout and "broken" not in result.stdout
     assert f"broken is not listed, its table is refused: {folder / 'broken.yaml'}:6: $.players.count" in result.stderr
