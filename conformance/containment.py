@@ -52,7 +52,8 @@ PR_SET_CHILD_SUBREAPER = 36
 KEEPER = os.path.abspath(__file__)
 WATCH = 0.25             # seconds between the keeper's checks that the runner is still there
 MAX_ROUNDS = 500         # rounds of stop-and-kill before the keeper gives up on a fork storm
-_SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+# what the keeper waits for (looked up by name: Windows has no SIGCHLD, and imports this module too)
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGCHLD", "SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name))
 
 
 def available() -> bool:
