@@ -353,15 +353,24 @@ def _inherited(path: tuple[Any, ...], message: str, chain: tuple[Located, ...],
     return author.problem(anchor, f"{message} (at {format_path(path)}, inherited from {where})")
 
 
+def _own_problems(merged_text: str) -> set[tuple[tuple[Any, ...], str]]:
+    """The semantic problems of the merged table before any option is applied: a problem the
+    resolved table shares with it is the table's own, whatever option touched that part."""
+    try:
+        return {(tuple(path), message) for path, message in semantic_problems(json.loads(merged_text)["table"])}
+    except Exception:                   # an incomplete table: nothing to compare with
+        return set()
+
+
 def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], ledger: patches.Ledger,
-            chain: tuple[Located, ...]) -> list[Problem]:
-    """Each problem of the resolved table, at the option request behind it if there is one,
-    else where the table's own file spells it (or, for what only a parent spells, at the
-    author's ``remove`` or ``extends``)."""
+            chain: tuple[Located, ...], own: set[tuple[tuple[Any, ...], str]] = frozenset()) -> list[Problem]:
+    """Each problem of the resolved table, at the option request behind it if there is one
+    (and the table without options is free of it), else where the table's own file spells it
+    (or, for what only a parent spells, at the author's ``remove`` or ``extends``)."""
     located = chain[0]
     out = []
     for path, message in problems:
-        origin = ledger.blame(_id_path(table, path))
+        origin = None if (tuple(path), message) in own else ledger.blame(_id_path(table, path))
         if origin is not None:
             out.append(_at_origin(origin, f"{message} (at {format_path(path)}, set by {origin.label})", located))
         else:
@@ -394,7 +403,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
         problems = semantic_problems(table)
     if problems:
         label = ", ".join(f"{k}={opts.yaml_text(v)}" for k, v in table["selected"].items() if options and k in options)
-        found = _blamed(problems, table, ledger, chain)
+        found = _blamed(problems, table, ledger, chain, _own_problems(merged_text))
         if label:
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
         raise SpecError(found)

@@ -237,3 +237,60 @@ def test_a_child_removes_inherited_clauses_and_a_clause_still_needed_is_named(tm
     missing = child(tmp_path, "nosuch", "remove: [clauses.no-such-clause]\n")
     [problem] = variant_problems(missing)
     assert problem.path == "$.remove[0]" and "no element with id 'no-such-clause' in clauses" in problem.message
+
+
+def test_a_step_property_its_kind_never_reads_is_refused(tmp_path):
+    """The schema lets any step carry any step property; one its kind ignores would state a
+    rule the game does not play."""
+    path = broken_copy(tmp_path, "{id: throw-in, kind: throw-in, next-dealer: left}",
+                       "{id: throw-in, kind: throw-in, next-dealer: left, trumps: S}")
+    [problem] = variant_problems(path)
+    assert problem.path.endswith("].trumps") and problem.line == line_of(path, "trumps: S}")
+    assert "a throw-in step does not read `trumps` (it is for set-trumps)" in problem.message
+
+
+def test_turned_down_on_a_round_that_orders_up_is_refused(tmp_path):
+    path = broken_copy(tmp_path, "from: eldest, action: order}", "from: eldest, action: order, turned-down: allowed}")
+    [problem] = variant_problems(path)
+    assert problem.line == line_of(path, "action: order, turned-down: allowed}")
+    assert "`turned-down` is for a round that names suits (action: call)" in problem.message
+
+
+def test_a_swap_that_an_eligible_seat_may_be_unable_to_make_is_refused_at_the_option(tmp_path):
+    """A farmer's hand offered on one nine or ten, but laying down three: the seat would
+    accept and then have no legal action."""
+    path = broken_copy(tmp_path, 'eligible: {holds: {of: {ranks: ["9", T]}, at-least: 3}}',
+                       'eligible: {holds: {of: {ranks: ["9", T]}, at-least: 1}}')
+    problems = variant_problems(path)
+    found = [p for p in problems if "may hold fewer than 3 of the cards it must lay down" in p.message]
+    assert found and found[0].path.startswith("$.options.farmers-hand.choices[1].insert"), problems
+    assert found[0].line and "set by option farmers-hand=true" in found[0].message
+
+
+def test_scoring_rows_that_leave_an_outcome_unscored_are_refused(tmp_path):
+    """Play used to stop with an error at the first hand no row scored."""
+    text = SOURCE.replace("    - id: made\n      when: {maker-tricks: [3, 4]}", "    - id: made\n      when: {maker-tricks: 3}", 1)
+    assert text != SOURCE
+    path = tmp_path / "euchre.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems = variant_problems(path)
+    assert any(p.path == "$.scoring.rows" and "no scoring row scores a hand in which the makers take 4 tricks" in p.message
+               and p.line == line_of(path, "  rows:") for p in problems), problems
+
+
+def test_a_suit_to_name_that_is_not_in_the_pack_is_refused():
+    """It used to validate and then crash the interpreter when the step was compiled."""
+    import copy
+    from reference_impl.checks import semantic_problems
+    from reference_impl.resolve import resolve
+    table = copy.deepcopy(resolve("two-hand").table)
+    table["deck"]["suits"] = ["C", "S"]
+    found = [m for path, m in semantic_problems(table) if path[:3] == ("hand", 0, "names")]
+    assert found == ["no suit D in the pack (C, S)", "no suit H in the pack (C, S)"]
+
+
+def test_selected_in_a_file_is_refused(tmp_path):
+    path = broken_copy(tmp_path, "shape: 2\n", "shape: 2\nselected: {stick-the-dealer: true}\n")
+    [problem] = variant_problems(path)
+    assert (problem.path, problem.line) == ("$.selected", line_of(path, "selected:"))
+    assert "use option-defaults" in problem.message
