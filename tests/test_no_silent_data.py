@@ -350,6 +350,8 @@ PROBES: dict[str, Any] = {
     "ranking.bowers": Plays("euchre", put("ranking.bowers", False)),
     "ranking.equal-cards": Plays("euchre", put("ranking.equal-cards", "last-played"), base=put("deck.copies", 2)),
     "ranking.benny": Plays("euchre", edits(put("deck.extra", ["JK"]), put("ranking.benny", "JK"))),
+    # With a Benny the master is the Benny (its default; any other card is refused); without one it is the
+    # extra card's only role (leaving it out is refused): every change is refused or plays the same.
     "ranking.no-trump.master": Refused("five-hundred", put("ranking.no-trump.master", "AS"), "must be an extra card"),
     # One value, also the default when the key is left out: any other value is refused.
     "ranking.no-trump.master-led": Refused("five-hundred", put("ranking.no-trump.master-led", "leader-plays-it"),
