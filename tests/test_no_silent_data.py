@@ -618,6 +618,8 @@ PROBES.update({
     "step.points": Plays("ecarte", put("hand.king-marked.points", 3)),
     "step.low-no-trump": Plays("euchre", put("hand.round-2.low-no-trump", True)),
     "step.renege": Plays("euchre", put("hand.play.renege", "allowed")),
+    "step.partner-winning-frees": Plays("euchre", put("hand.play.partner-winning-frees", ["trump"]),
+                                        base=put("hand.play.must", ["trump"])),
     "option.trickster.name": Meta("the name of the Trickster Cards setting an option stands for, shown on the "
                                   "site's Trickster page", lambda: _trickster_page_names_it()),
     "option.trickster.value-on": Refused("euchre", put(f"{STD}.trickster.value-on", "sometimes"),
