@@ -289,6 +289,33 @@ def _play_rules(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("hand", i, "partner-winning-frees", j), f"{rule} is not one of the play's must rules, so nothing lifts it"
 
 
+PARTNER_REFS = ("dealer-partner", "maker-partner")
+
+
+def _partner_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """`dealer-partner` and `maker-partner` are the seat opposite in a game of teams of two;
+    elsewhere they are no seat, and a rule naming one would apply to no one without a word."""
+    teams = t["players"].get("teams")
+    if teams and all(len(team) == 2 for team in teams):
+        return
+    why = "this table has no teams of two: it names no seat"
+    for i, step in enumerate(t["hand"]):
+        where = ("hand", i)
+        refs = [((key,), step[key]) for key in ("who", "from", "stuck") if isinstance(step.get(key), str)]
+        target = step.get("to")
+        refs += [(("to",), target)] if isinstance(target, str) else [(("to", "from"), target["from"])] if target else []
+        refs += [(("takes", j, "who"), take["who"]) for j, take in enumerate(step.get("takes", []))]
+        refs += [(("lead", j, "seat"), rule["seat"]) for j, rule in enumerate(step.get("lead", []))]
+        for path, ref in refs:
+            if ref in PARTNER_REFS:
+                yield where + path, f"{ref}: {why}"
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, condition in _conditions(sections, ()):
+        for key in ("maker", "self"):
+            if condition.get(key) == "dealer-partner":
+                yield path + (key,), f"{key}: dealer-partner: {why}"
+
+
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A suit a step may name, or fixes as trumps, must be in the pack (the interpreter has no
     such suit to play)."""
@@ -579,7 +606,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -799,3 +799,18 @@ def test_a_clause_a_child_removes_is_not_on_its_page(tmp_path, monkeypatch):
     assert variant_problems(path) == []
     assert title not in page_of(path, monkeypatch)
     assert title in page_of(child_file(tmp_path / "parent", "two-hand", "", name="unchanged"), monkeypatch)
+
+
+@pytest.mark.parametrize("variant, edit, where", [
+    ("buck-euchre", put("hand.round-2.stuck", "dealer-partner"), "$.hand[2].stuck"),
+    ("three-hand-dummy", put("hand.play.lead.0.seat", "maker-partner"), "$.hand[5].lead[0].seat"),
+    ("six-hand", put("hand.dealer-pickup.takes.0.who", "dealer-partner"), "$.hand[5].takes[0].who"),
+    ("buck-euchre", put("scoring.rows.made.award.1.when", {"self": "dealer-partner"}), "$.scoring.rows[1].award[1].when.self"),
+])
+def test_a_partners_seat_where_there_are_no_teams_of_two_is_refused(variant, edit, where, tmp_path):
+    """A value the schema accepts but that names no seat in this table (the seat opposite,
+    with no partners or teams of three): the rule would bind no one, so it is refused."""
+    path = standalone(variant, {}, edit, tmp_path)
+    problems = variant_problems(path)
+    found = [p for p in problems if "has no teams of two" in p.message]
+    assert found and (found[0].path, bool(found[0].line)) == (where, True), problems
