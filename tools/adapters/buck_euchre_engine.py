@@ -33,18 +33,17 @@ It cannot choose a first dealer from cards (``first_dealer``: ``unsupported``).
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack, recording)
-from jsonl_server import Refused, serve  # noqa: E402
-from node_engine import NodeBridge  # noqa: E402
+from adapter_support import (answer_in_game, blank_state, check_deal_awaited, check_turn, checked_deal,  # noqa: E402
+                             checkout_commit, dealer_and_scores, declared_options_check, engine_dir, Handler,
+                             hello_reply, pack, run_adapter)
+from jsonl_server import Refused  # noqa: E402
+from node_engine import NodeBridge, bundled  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "buck_euchre_shim.ts"
@@ -60,10 +59,12 @@ PHASES = {"BIDDING": "auction", "DECLARING_TRUMP": "name-trumps", "FOLDING_DECIS
 
 
 def card_id(token: str) -> str:
+    """A protocol card (``TH``) as the engine's card id (``HEARTS_10``)."""
     return f"{SUIT_NAME[token[1]]}_{RANK_NAME[token[0]]}"
 
 
 def token(card: dict[str, Any]) -> str:
+    """An engine card (``{"suit": "HEARTS", "rank": "10"}``) as the protocol's (``TH``)."""
     return RANK_LETTER[card["rank"]] + SUIT_LETTER[card["suit"]]
 
 
@@ -73,7 +74,9 @@ def deck_order(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[st
 
 
 class Adapter:
-    def __init__(self, bridge: NodeBridge, commit: str = "unknown"):
+    """The protocol's side: the engine's plain-data state kept here, each call answered with the next."""
+
+    def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
         self.commit = commit
         self.rules_ok = False
@@ -86,9 +89,8 @@ class Adapter:
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
         if kind == "hello":
-            return {"protocol": 1, "engine": {"name": "buckEuchre (doenjon)", "version": self.commit, "language": "TypeScript",
-                                              "url": "https://github.com/doenjon/buckEuchre"},
-                    "variants": {VARIANT: {"options": DECLARED_OPTIONS}}, "commands": []}
+            return hello_reply("buckEuchre (doenjon)", self.commit, "TypeScript", "https://github.com/doenjon/buckEuchre",
+                               VARIANT, DECLARED_OPTIONS)
         if kind == "rules":
             self.rules_ok = False
             declared_options_check(message, VARIANT, DECLARED_OPTIONS, "buckEuchre")
@@ -97,11 +99,7 @@ class Adapter:
         if kind == "bye":
             return {}
         if kind == "new_game":
-            if not self.rules_ok:
-                raise Refused("wrong_phase", "no rules: send rules first")
-            dealer, first, scores = new_game_setup(message, 4, 4)
-            if first is not None:
-                raise Refused("unsupported", "buckEuchre chooses its first dealer at random")
+            dealer, scores = dealer_and_scores(message, self.rules_ok, 4, "buckEuchre chooses its first dealer at random")
             self.bridge.value("setDealerOverride", dealer)
             game = self.bridge.value("initializeGame", ["0", "1", "2", "3"])
             if message.get("scores") is not None:
@@ -110,28 +108,15 @@ class Adapter:
             self.game, self.hand_number, self.hand_points = game, 0, None
             self.last_dealer = dealer
             return {"state": self.observation()}
-        if kind not in ("deal", "act", "state", "legal"):
-            raise Refused("bad_message", f"unknown message type {kind!r}")
-        if self.game is None:
-            raise Refused("wrong_phase", "no game: send new_game first")
-        if kind == "deal":
-            self.deal(message)
-        elif kind == "act":
-            self.act(*checked_act(message))
-        state = self.observation()
-        if kind == "legal":
-            return {"to_act": state["to_act"], "legal": state["legal"]}
-        return {"state": state}
+        return answer_in_game(message, self.game is not None, self.deal, self.act, self.observation)
 
     def scores(self) -> list[int]:
+        """Each seat's score (Buck Euchre is scored by player)."""
         return [p["score"] for p in self.game["players"]]
 
     def deal(self, message: dict[str, Any]) -> None:
         phase = self.game["phase"]
-        if phase == "GAME_OVER":
-            raise Refused("wrong_phase", "the game is over")
-        if phase not in ("DEALING", "ROUND_OVER"):
-            raise Refused("wrong_phase", "a hand is in progress")
+        check_deal_awaited(phase == "GAME_OVER", phase in ("DEALING", "ROUND_OVER"))
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         game = self.game
         if phase == "ROUND_OVER":
@@ -144,10 +129,12 @@ class Adapter:
         self.hand_points = None
 
     def fold_queue(self) -> list[int]:
+        """The players yet to stay or drop, from the maker's left (the order the protocol asks)."""
         maker = self.game["winningBidderPosition"]
         return [(maker + k) % 4 for k in range(1, 4) if self.game["players"][(maker + k) % 4]["foldDecision"] == "UNDECIDED"]
 
     def to_act(self) -> int | None:
+        """The seat the engine waits for (in the fold decisions, the first undecided in turn)."""
         game = self.game
         phase = game["phase"]
         if phase == "BIDDING":
@@ -196,12 +183,7 @@ class Adapter:
         return out
 
     def act(self, seat: int, action: str) -> None:
-        expected = self.to_act()
-        if expected is None:
-            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if self.game["phase"] == "GAME_OVER"
-                                                               else "a deal is awaited"))
-        if seat != expected:
-            raise Refused("out_of_turn", f"seat {seat} acted but seat {expected} is to act")
+        check_turn(seat, self.to_act(), self.game["phase"] == "GAME_OVER")
         choices = self.choices()
         if action not in choices:
             raise Refused("illegal_action", f"buckEuchre's validators refuse {action!r}")
@@ -216,6 +198,7 @@ class Adapter:
             self.hand_points = [0, 0, 0, 0]
 
     def observation(self) -> dict[str, Any]:
+        """The protocol's state, read from the engine's state."""
         game = self.game
         phase = game["phase"]
         state = blank_state(4)
@@ -250,30 +233,29 @@ class Adapter:
 
     @staticmethod
     def trick(trick: dict[str, Any]) -> dict[str, Any]:
+        """An engine trick as the protocol's (a trick no one has played to yet led by its lead player)."""
         cards = [[c["playerPosition"], token(c["card"])] for c in trick["cards"]]
         return {"leader": cards[0][0] if cards else trick["leadPlayerPosition"], "cards": cards, "winner": trick.get("winner")}
 
 
 def engine_file() -> tuple[Path, str]:
+    """The bundle of our shim with the game's sources (its shared package aliased to its
+    source folder), and the checkout's commit."""
     root = engine_dir("BUCK_EUCHRE_DIR", "buckEuchre", HOW, ["backend/src/game/state.ts", "shared/src/index.ts"])
-    built = root / "build" / "buck-euchre.cjs"
-    if not built.exists() or built.stat().st_mtime < SHIM.stat().st_mtime:
-        esbuild = os.environ.get("ESBUILD") or shutil.which("esbuild")
-        if not esbuild:
-            raise SystemExit("esbuild is needed to build buckEuchre: npm install esbuild, and set ESBUILD to its binary")
-        subprocess.run([esbuild, str(SHIM), "--bundle", "--format=cjs", "--platform=node", f"--outfile={built}",
-                        f"--alias:@buck-euchre/shared={root / 'shared/src/index.ts'}",
-                        f"--alias:buck-euchre-game={root / 'backend/src/game'}", "--log-level=error"], check=True)
+    built = bundled(SHIM, root / "build" / "buck-euchre.cjs", "buckEuchre",
+                    {"@buck-euchre/shared": root / "shared/src/index.ts", "buck-euchre-game": root / "backend/src/game"},
+                    stale_before=SHIM)
     return built, checkout_commit(root)
 
 
+def start() -> Handler:
+    """The protocol handler on the bundled engine in node."""
+    built, commit = engine_file()
+    return Adapter(NodeBridge(built), commit).handle
+
+
 def main() -> int:
-    try:
-        built, commit = engine_file()
-    except EngineMissing as exc:
-        print(exc.code, file=sys.stderr)
-        return 2
-    return serve(recording(Adapter(NodeBridge(built), commit).handle))
+    return run_adapter(start)
 
 
 if __name__ == "__main__":

@@ -37,10 +37,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack, recording)
-from jsonl_server import Refused, serve  # noqa: E402
-from node_engine import NodeBridge, Ref  # noqa: E402
+from adapter_support import (also_standard_lone_defence, answer_in_game, blank_state, check_deal_awaited,  # noqa: E402
+                             check_turn, checked_deal, checkout_commit, dealer_and_scores, declared_options_check,
+                             engine_dir, Handler, hello_reply, pack, run_adapter, table_target)
+from jsonl_server import Refused  # noqa: E402
+from node_engine import NodeBridge, Ref, bundled  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "cards_ts_shim.ts"
@@ -50,10 +51,12 @@ HOW = "a checkout of johnameyer/cards-ts (ESBUILD: the esbuild binary; NODE_PATH
 
 # -- the mapping (no engine needed) ---------------------------------------------------------------
 def engine_card(token: str) -> str:
+    """A protocol card (``TH``) as cards-ts names it (``10H``)."""
     return ("10" if token[0] == "T" else token[0]) + token[1]
 
 
 def protocol_card(name: str) -> str:
+    """A cards-ts card name (``10H``) as the protocol's (``TH``)."""
     return ("T" if name.startswith("10") else name[0]) + name[-1]
 
 
@@ -72,7 +75,9 @@ PHASES = {"orderUp": "bid-round-1", "nameTrump": "bid-round-2", "dealerDiscard":
 
 
 class Adapter:
-    def __init__(self, bridge: NodeBridge, commit: str = "unknown"):
+    """The protocol's side: a game session kept in node, read after each answer."""
+
+    def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
         self.commit = commit
         self.rules_ok = False
@@ -86,41 +91,26 @@ class Adapter:
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
         if kind == "hello":
-            return {"protocol": 1, "engine": {"name": "cards-ts euchre (johnameyer)", "version": self.commit,
-                                              "language": "TypeScript", "url": "https://github.com/johnameyer/cards-ts"},
-                    "variants": {"euchre": {"options": DECLARED_OPTIONS}}, "commands": []}
+            return hello_reply("cards-ts euchre (johnameyer)", self.commit, "TypeScript",
+                               "https://github.com/johnameyer/cards-ts", "euchre", DECLARED_OPTIONS)
         if kind == "rules":
             self.rules_ok = False
             declared_options_check(message, "euchre", DECLARED_OPTIONS, "cards-ts euchre")
-            self.target = (message.get("table") or {}).get("game", {}).get("target", 10)
+            self.target = table_target(message)
             self.rules_ok = True
             return {}
         if kind == "bye":
             return {}
         if kind == "new_game":
-            if not self.rules_ok:
-                raise Refused("wrong_phase", "no rules: send rules first")
-            dealer, first, scores = new_game_setup(message, 4, 2)
-            if first is not None:
-                raise Refused("unsupported", "cards-ts has no way to choose the first dealer from cards")
+            dealer, scores = dealer_and_scores(message, self.rules_ok, 2,
+                                               "cards-ts has no way to choose the first dealer from cards")
             if self.session is not None:
                 self.bridge.drop([self.session])
             self.session = self.bridge.call("newSession", self.target, dealer, scores, quiet=True).ref
             self.held, self.hand_points, self.before = None, None, list(scores)
             self.refresh()
             return {"state": self.observation()}
-        if kind not in ("deal", "act", "state", "legal"):
-            raise Refused("bad_message", f"unknown message type {kind!r}")
-        if self.session is None:
-            raise Refused("wrong_phase", "no game: send new_game first")
-        if kind == "deal":
-            self.deal(message)
-        elif kind == "act":
-            self.act(*checked_act(message))
-        state = self.observation()
-        if kind == "legal":
-            return {"to_act": state["to_act"], "legal": state["legal"]}
-        return {"state": state}
+        return answer_in_game(message, self.session is not None, self.deal, self.act, self.observation)
 
     def refresh(self) -> None:
         """Read the engine's state. Its round resets the trump, maker and upcard as the hand
@@ -135,13 +125,11 @@ class Adapter:
         self.view = view
 
     def team_scores(self) -> list[int]:
+        """The sides' scores: cards-ts keeps one per seat, the same for partners."""
         return list(self.view["scores"][:2])
 
     def deal(self, message: dict[str, Any]) -> None:
-        if self.view["completed"]:
-            raise Refused("wrong_phase", "the game is over")
-        if not self.view["dealPending"]:
-            raise Refused("wrong_phase", "a hand is in progress")
+        check_deal_awaited(bool(self.view["completed"]), bool(self.view["dealPending"]))
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         self.before = self.team_scores()
         self.bridge.method(self.session, "deal", deck_order(hands, upcard, kitty, self.view["dealer"]), quiet=True)
@@ -170,11 +158,8 @@ class Adapter:
 
     def act(self, seat: int, action: str) -> None:
         view = self.view
-        if view["ask"] is None or view["dealPending"] or view["completed"]:
-            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if view["completed"] else "a deal is awaited"))
-        to_act = view["ask"]["position"]
-        if seat != to_act:
-            raise Refused("out_of_turn", f"seat {seat} acted but seat {to_act} is to act")
+        asked = view["ask"] is not None and not view["dealPending"] and not view["completed"]
+        check_turn(seat, view["ask"]["position"] if asked else None, bool(view["completed"]))
         choices = self.choices()
         if action not in choices:
             raise Refused("illegal_action", f"cards-ts's event handler does not take {action!r} as it is")
@@ -189,12 +174,14 @@ class Adapter:
             self.respond(seat, [choices[action]])
 
     def respond(self, seat: int, messages: list[list[Any]]) -> None:
+        """Send the answers through cards-ts's event handler; a hand that ended is scored."""
         self.bridge.method(self.session, "respond", seat, messages, quiet=True)
         self.refresh()
         if self.view["dealPending"] or self.view["completed"]:
             self.hand_points = [a - b for a, b in zip(self.team_scores(), self.before)]
 
     def observation(self) -> dict[str, Any]:
+        """The protocol's state, read from the last view of the session."""
         view = self.view
         state = blank_state(2)
         over = bool(view["completed"])
@@ -229,33 +216,25 @@ class Adapter:
 
 
 def engine_file() -> tuple[Path, str]:
+    """The bundle of our shim with cards-ts's sources (its workspaces aliased to their source
+    folders), and the checkout's commit."""
     root = engine_dir("CARDS_TS_DIR", "cards-ts", HOW, ["libs/euchre/src/index.ts", "libs/core/src/index.ts"])
-    built = root / "build" / "cards-ts.cjs"
-    if not built.exists() or built.stat().st_mtime < SHIM.stat().st_mtime:
-        import shutil
-        import subprocess
-        esbuild = os.environ.get("ESBUILD") or shutil.which("esbuild")
-        if not esbuild:
-            raise SystemExit("esbuild is needed to build cards-ts: npm install esbuild, and set ESBUILD to its binary")
-        libs = root / "libs"
-        subprocess.run([esbuild, str(SHIM), "--bundle", "--format=cjs", "--platform=node", f"--outfile={built}",
-                        f"--alias:@cards-ts/core={libs / 'core/src/index.ts'}",
-                        f"--alias:@cards-ts/state-machine={libs / 'state-machine/src/index.ts'}",
-                        f"--alias:cards-ts-euchre={libs / 'euchre/src'}", "--log-level=error"], check=True)
+    libs = root / "libs"
+    built = bundled(SHIM, root / "build" / "cards-ts.cjs", "cards-ts",
+                    {"@cards-ts/core": libs / "core/src/index.ts", "@cards-ts/state-machine": libs / "state-machine/src/index.ts",
+                     "cards-ts-euchre": libs / "euchre/src"}, stale_before=SHIM)
     return built, checkout_commit(root)
 
 
+def start() -> Handler:
+    """The protocol handler on the bundled engine in node."""
+    built, commit = engine_file()
+    return Adapter(NodeBridge(built), commit).handle
+
+
 def main() -> int:
-    if "--standard" in sys.argv[1:]:
-        # Also declare standard Euchre's lone defence, which the engine does not have: the
-        # corpus's default cases then run, and those with a lone defence fail where it is asked.
-        DECLARED_OPTIONS["defending-alone"] = [False, True]
-    try:
-        built, commit = engine_file()
-    except EngineMissing as exc:
-        print(exc.code, file=sys.stderr)
-        return 2
-    return serve(recording(Adapter(NodeBridge(built), commit).handle))
+    also_standard_lone_defence(DECLARED_OPTIONS, sys.argv[1:])
+    return run_adapter(start)
 
 
 if __name__ == "__main__":

@@ -45,10 +45,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack, recording)
-from jsonl_server import Refused, serve  # noqa: E402
-from node_engine import NodeBridge, Ref, build_with_esbuild, rng  # noqa: E402
+from adapter_support import (also_standard_lone_defence, answer_in_game, blank_state, check_deal_awaited,  # noqa: E402
+                             check_turn, checked_deal, checkout_commit, dealer_and_scores, declared_options_check,
+                             engine_dir, Handler, hello_reply, pack, run_adapter)
+from jsonl_server import Refused  # noqa: E402
+from node_engine import NodeBridge, Ref, Result, bundled, rng  # noqa: E402
 
 PACK = pack()
 SUIT_NAME = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -71,10 +72,12 @@ HOW = "a checkout of sclarke500/euchre-app (ESBUILD: the esbuild binary, to buil
 
 # -- the mapping (no engine needed) ---------------------------------------------------------------
 def card_id(token: str) -> str:
+    """A protocol card (``TH``) as the engine's card id (``hearts-10``)."""
     return f"{SUIT_NAME[token[1]]}-{RANK_NAME[token[0]]}"
 
 
 def token(card: dict[str, Any]) -> str:
+    """An engine card (``{"suit": "hearts", "rank": "10"}``) as the protocol's (``TH``)."""
     return RANK_LETTER[card["rank"]] + SUIT_LETTER[card["suit"]]
 
 
@@ -96,6 +99,7 @@ def deal_target(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[s
 
 
 def bid(seat: int, action: str, alone: bool = False) -> dict[str, Any] | None:
+    """The engine's bid for a protocol bidding action (None for a token that is no bid)."""
     kind, _, arg = action.partition(":")
     if kind == "pass" and not arg:
         return {"playerId": seat, "action": "pass"}
@@ -111,6 +115,8 @@ BID_CANDIDATES = ["pass", "order"] + [f"call:{s}" for s in "CDHS"]
 
 # -- the protocol ---------------------------------------------------------------------------------
 class Adapter:
+    """The protocol's side: the engine's states kept in node, the current one read as plain data."""
+
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
         self.commit = commit
@@ -126,9 +132,8 @@ class Adapter:
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
         if kind == "hello":
-            return {"protocol": 1, "engine": {"name": "67cards euchre (sclarke500/euchre-app)", "version": self.commit,
-                                              "language": "TypeScript", "url": "https://github.com/sclarke500/euchre-app"},
-                    "variants": {"euchre": {"options": DECLARED_OPTIONS}}, "commands": []}
+            return hello_reply("67cards euchre (sclarke500/euchre-app)", self.commit, "TypeScript",
+                               "https://github.com/sclarke500/euchre-app", "euchre", DECLARED_OPTIONS)
         if kind == "rules":
             self.rules = None
             declared_options_check(message, "euchre", DECLARED_OPTIONS, "67cards euchre")
@@ -139,32 +144,19 @@ class Adapter:
         if kind == "bye":
             return {}
         if kind == "new_game":
-            if self.rules is None:
-                raise Refused("wrong_phase", "no rules: send rules first")
-            dealer, first, scores = new_game_setup(message, 4, 2)
-            if first is not None:
-                raise Refused("unsupported", "67cards euchre has no way to choose the first dealer from cards")
+            dealer, scores = dealer_and_scores(message, self.rules is not None, 2,
+                                               "67cards euchre has no way to choose the first dealer from cards")
             game = self.bridge.call("createEuchreGame", ["0", "1", "2", "3"], -1, self.rules).value
             game["currentDealer"] = dealer
             game["scores"] = [{"teamId": 0, "score": scores[0]}, {"teamId": 1, "score": scores[1]}]
             self.set_state_fields(game)
             self.hand_number, self.hand_points, self.pending, self.awaiting_deal = 0, None, None, True
             return {"state": self.observation()}
-        if kind not in ("deal", "act", "state", "legal"):
-            raise Refused("bad_message", f"unknown message type {kind!r}")
-        if self.ref is None:
-            raise Refused("wrong_phase", "no game: send new_game first")
-        if kind == "deal":
-            self.deal(message)
-        elif kind == "act":
-            self.act(*checked_act(message))
-        state = self.observation()
-        if kind == "legal":
-            return {"to_act": state["to_act"], "legal": state["legal"]}
-        return {"state": state}
+        return answer_in_game(message, self.ref is not None, self.deal, self.act, self.observation)
 
     # -- engine calls --
-    def keep(self, result: Any) -> None:
+    def keep(self, result: Result) -> None:
+        """Make ``result`` the current state, dropping the one it replaces from node."""
         old = self.ref
         self.ref, self.value = result.ref, result.value
         if old is not None and old.ref != result.ref:
@@ -177,10 +169,7 @@ class Adapter:
 
     def deal(self, message: dict[str, Any]) -> None:
         phase = self.value["phase"]
-        if self.value["gameOver"]:
-            raise Refused("wrong_phase", "the game is over")
-        if not self.awaiting_deal:
-            raise Refused("wrong_phase", "a hand is in progress")
+        check_deal_awaited(bool(self.value["gameOver"]), self.awaiting_deal)
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         numbers = rng(shuffle_numbers(deal_target(hands, upcard, kitty)))
         self.before = self.scores()
@@ -195,9 +184,11 @@ class Adapter:
         self.hand_points, self.pending, self.awaiting_deal = None, None, False
 
     def scores(self) -> list[int]:
+        """The sides' scores, as the engine keeps them by team."""
         return [team["score"] for team in self.value["scores"]]
 
     def to_act(self) -> int | None:
+        """The seat to act: the bidder of a held order or call while alone is asked."""
         if self.awaiting_deal or self.value["phase"] == "game_over":
             return None
         return self.pending[0] if self.pending else self.value["currentRound"]["currentPlayer"]
@@ -210,6 +201,7 @@ class Adapter:
         return alone
 
     def legal(self) -> list[str]:
+        """The actions the engine accepts (a new state) or lists, in the protocol's tokens."""
         seat = self.to_act()
         if seat is None:
             return []
@@ -230,11 +222,7 @@ class Adapter:
         return []
 
     def act(self, seat: int, action: str) -> None:
-        expected = self.to_act()
-        if expected is None:
-            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if self.value["gameOver"] else "a deal is awaited"))
-        if seat != expected:
-            raise Refused("out_of_turn", f"seat {seat} acted but seat {expected} is to act")
+        check_turn(seat, self.to_act(), bool(self.value["gameOver"]))
         if action not in self.legal():
             raise Refused("illegal_action", f"67cards euchre returns the same state for {action!r}")
         phase = self.value["phase"]
@@ -252,7 +240,9 @@ class Adapter:
         else:
             self.apply(self.bridge.call("applyPlay", self.ref, seat, card_id(action.partition(":")[2])))
 
-    def apply(self, result: Any) -> None:
+    def apply(self, result: Result) -> None:
+        """Keep the state an action led to, stepping past a completed trick as the engine's
+        hosts do, and score a hand that ended."""
         self.keep(result)
         phase = self.value["phase"]
         if phase == "trick_complete" and len(self.value["currentRound"]["tricks"]) < 5:
@@ -265,6 +255,7 @@ class Adapter:
 
     # -- reading the engine's state --
     def observation(self) -> dict[str, Any]:
+        """The protocol's state, read from the engine's current state."""
         value = self.value
         rnd = value.get("currentRound") or {}
         state = blank_state(2)
@@ -310,30 +301,28 @@ class Adapter:
 
     @staticmethod
     def trick(trick: dict[str, Any]) -> dict[str, Any]:
+        """An engine trick as the protocol's (its leader the first to play)."""
         cards = [[played["playerId"], token(played["card"])] for played in trick["cards"]]
         return {"leader": cards[0][0] if cards else None, "cards": cards, "winner": trick.get("winnerId")}
 
 
 def engine_file() -> tuple[Path, str]:
+    """The bundle of the engine's own entry point, and the checkout's commit."""
     root = engine_dir("EUCHRE_APP_DIR", "67cards euchre (sclarke500/euchre-app)", HOW,
                       ["packages/shared/src/euchre/index.ts"])
-    built = root / "build" / "euchre.cjs"
-    if not built.exists():
-        build_with_esbuild(root / "packages/shared/src/euchre/index.ts", built)
+    built = bundled(root / "packages/shared/src/euchre/index.ts", root / "build" / "euchre.cjs", "67cards euchre")
     return built, checkout_commit(root)
 
 
+def start() -> Handler:
+    """The protocol handler on the bundled engine in node."""
+    built, commit = engine_file()
+    return Adapter(NodeBridge(built), commit).handle
+
+
 def main() -> int:
-    if "--standard" in sys.argv[1:]:
-        # Also declare standard Euchre's lone defence, which the engine does not have: the
-        # corpus's default cases then run, and those with a lone defence fail where it is asked.
-        DECLARED_OPTIONS["defending-alone"] = [False, True]
-    try:
-        built, commit = engine_file()
-    except EngineMissing as exc:
-        print(exc.code, file=sys.stderr)
-        return 2
-    return serve(recording(Adapter(NodeBridge(built), commit).handle))
+    also_standard_lone_defence(DECLARED_OPTIONS, sys.argv[1:])
+    return run_adapter(start)
 
 
 if __name__ == "__main__":

@@ -45,9 +45,10 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack, recording)
-from jsonl_server import Refused, serve  # noqa: E402
+from adapter_support import (answer_in_game, blank_state, check_deal_awaited, check_turn, checked_deal,  # noqa: E402
+                             checkout_commit, dealer_and_scores, declared_options_check, engine_dir, Handler,
+                             hello_reply, pack, run_adapter, table_target)
+from jsonl_server import Refused  # noqa: E402
 
 PACK = pack()
 WORKER_TIMEOUT = float(os.environ.get("EUCHRE_PLT_ADAPTER_TIMEOUT", "5"))
@@ -65,6 +66,7 @@ ABORT = object()
 
 
 def load_engine() -> tuple[dict[str, Any], str]:
+    """The engine's modules by name (its strategies left unloaded), and the checkout's commit."""
     root = engine_dir("EUCHRE_PLT_DIR", "euchre-plt", HOW, ["euchplt/deal.py", "euchplt/game.py"])
     sys.path.insert(0, str(root))
     importlib.import_module("euchplt")
@@ -80,7 +82,7 @@ def load_engine() -> tuple[dict[str, Any], str]:
 class Engine:
     """The engine's modules and the hooks the adapter puts in them."""
 
-    def __init__(self, modules: dict[str, Any]):
+    def __init__(self, modules: dict[str, Any]) -> None:
         self.m = modules
         card_module = modules["card"]
         self.by_token = {self.token(card): card for card in card_module.CARDS}
@@ -88,11 +90,13 @@ class Engine:
 
     @staticmethod
     def token(card: Any, ctx: Any = None) -> str:
+        """A card as the protocol's token (a bower as the card it is, given the deal as ``ctx``)."""
         if card.rank.tag in ("L", "R") and ctx is not None:
             card = card.realcard(ctx)
         return RANK_TOKEN[card.rank.tag] + SUIT_TOKEN[card.suit.name]
 
     def scripted_deck(self) -> list:
+        """The engine's ``get_deck``: the runner's deal, waited for by the game of this thread."""
         game = getattr(threading.current_thread(), "euchre_game", None)
         if game is None:
             raise RuntimeError("get_deck called outside an adapted game")
@@ -101,10 +105,11 @@ class Engine:
 
 # -- the scripted players ---------------------------------------------------------------------------
 def scripted_player_class(player_module: Any) -> type:
+    """A subclass of the engine's ``Player`` whose decisions are the runner's actions."""
     class ScriptedPlayer(player_module.Player):
         """A euchre-plt player whose decisions come from the runner."""
 
-        def __init__(self, game: "Game", seat: int):
+        def __init__(self, game: "Game", seat: int) -> None:
             self.name, self.strategy, self.game, self.seat = f"seat{seat}", None, game, seat
 
         def priv(self) -> bool:
@@ -128,7 +133,7 @@ def scripted_player_class(player_module: Any) -> type:
 class Game:
     """One game: euchre-plt's ``Game.play`` in a worker thread."""
 
-    def __init__(self, engine: Engine, dealer: int, scores: list[int], target: int):
+    def __init__(self, engine: Engine, dealer: int, scores: list[int], target: int) -> None:
         m = engine.m
         self.engine = engine
         Player = scripted_player_class(m["player"])
@@ -164,6 +169,7 @@ class Game:
         self.from_worker.put({"kind": "over"})
 
     def decide(self, seat: int, phase: str, choices: dict[str, Any]) -> Any:
+        """(Worker) Offer ``choices`` to ``seat`` and block until the runner chooses one."""
         self.from_worker.put({"kind": "decide", "seat": seat, "phase": phase, "choices": choices})
         action = self.to_worker.get()
         if action is ABORT:
@@ -176,6 +182,7 @@ class Game:
             self.hand_points = [a - b for a, b in zip(self.game.score, self.before)]
 
     def await_deal(self) -> list:
+        """(Worker) Block until the runner deals; the pack laid out as it dealt."""
         self.finish_previous()
         self.from_worker.put({"kind": "deal"})
         deal = self.to_worker.get()
@@ -186,14 +193,17 @@ class Game:
         return deal
 
     def current_deal(self) -> Any:
+        """The engine's ``Deal`` in progress (or the last one, kept while the next is awaited)."""
         if self.game.deals:
             self.deal_obj = self.game.deals[-1]
         return self.deal_obj
 
     def position_seat(self, position: int) -> int:
+        """The seat of a ``Deal`` position (counted from the opening bidder)."""
         return (self.dealer + 1 + position) % 4
 
     def bid(self, seat: int, def_bid: bool) -> Any:
+        """(Worker) The bids euchre-plt accepts, then alone or not for an order or call."""
         euchre, card = self.engine.m["euchre"], self.engine.m["card"]
         deal = self.current_deal()
         if def_bid:
@@ -224,6 +234,7 @@ class Game:
 
     # -- main side --
     def wait(self) -> None:
+        """Wait until the worker blocks again; a game that hangs or raises is broken for good."""
         try:
             event = self.from_worker.get(timeout=WORKER_TIMEOUT)
         except queue.Empty:
@@ -236,14 +247,20 @@ class Game:
             print(event["error"], file=sys.stderr)
             raise Refused("internal", self.broken)
 
+    def usable_observation(self) -> dict[str, Any]:
+        """The state, refused as ``check_usable`` says (after a ``deal`` or ``act`` that was
+        answered the game is usable: a game breaks only by refusing the request that broke it)."""
+        self.check_usable()
+        return self.observation()
+
     def check_usable(self) -> None:
+        """Refuse (``internal``) every request of a game that hung or raised."""
         if self.broken:
             raise Refused("internal", f"this game cannot go on ({self.broken}); start a new game")
 
     def deal(self, message: dict[str, Any]) -> None:
         self.check_usable()
-        if self.pending["kind"] != "deal":
-            raise Refused("wrong_phase", "the game is over" if self.pending["kind"] == "over" else "a hand is in progress")
+        check_deal_awaited(self.pending["kind"] == "over", self.pending["kind"] == "deal")
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         by_position = [hands[(self.game.dealer + 1 + p) % 4] for p in range(4)]
         order = [by_position[p][k] for k in range(5) for p in range(4)] + [upcard] + kitty
@@ -256,19 +273,18 @@ class Game:
     def act(self, seat: int, action: str) -> None:
         self.check_usable()
         pending = self.pending
-        if pending["kind"] != "decide":
-            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if pending["kind"] == "over" else "a deal is awaited"))
-        if seat != pending["seat"]:
-            raise Refused("out_of_turn", f"seat {seat} acted but seat {pending['seat']} is to act")
+        check_turn(seat, pending["seat"] if pending["kind"] == "decide" else None, pending["kind"] == "over")
         if action not in pending["choices"]:
             raise Refused("illegal_action", f"euchre-plt does not accept {action!r} now (it accepts {sorted(pending['choices'])})")
         self.to_worker.put(action)
         self.wait()
 
     def abort(self) -> None:
+        """End the worker of an abandoned game at its next wait."""
         self.to_worker.put(ABORT)
 
     def observation(self) -> dict[str, Any]:
+        """The protocol's state, read from the engine's ``Game`` and ``Deal``."""
         kind = self.pending["kind"]
         deciding, over = kind == "decide", kind == "over"
         state = blank_state(2)
@@ -317,7 +333,9 @@ class Game:
 
 
 class Adapter:
-    def __init__(self, engine: Engine, commit: str = "unknown"):
+    """The protocol's side: one ``Game`` at a time, abandoned games' workers ended."""
+
+    def __init__(self, engine: Engine, commit: str = "unknown") -> None:
         self.engine = engine
         self.commit = commit
         self.rules_ok = False
@@ -327,57 +345,43 @@ class Adapter:
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
         if kind == "hello":
-            return {"protocol": 1, "engine": {"name": "euchre-plt (crashka)", "version": self.commit, "language": "Python",
-                                              "url": "https://github.com/crashka/euchre-plt"},
-                    "variants": {"euchre": {"options": DECLARED_OPTIONS}}, "commands": []}
+            return hello_reply("euchre-plt (crashka)", self.commit, "Python", "https://github.com/crashka/euchre-plt",
+                               "euchre", DECLARED_OPTIONS)
         if kind == "rules":
             self.rules_ok = False
             declared_options_check(message, "euchre", DECLARED_OPTIONS, "euchre-plt")
-            self.target = (message.get("table") or {}).get("game", {}).get("target", 10)
+            self.target = table_target(message)
             self.rules_ok = True
             return {}
         if kind == "bye":
             self.drop()
             return {}
         if kind == "new_game":
-            if not self.rules_ok:
-                raise Refused("wrong_phase", "no rules: send rules first")
-            dealer, first, scores = new_game_setup(message, 4, 2)
-            if first is not None:
-                raise Refused("unsupported", "euchre-plt cannot choose the first dealer from cards")
+            dealer, scores = dealer_and_scores(message, self.rules_ok, 2, "euchre-plt cannot choose the first dealer from cards")
             self.drop()
             self.game = Game(self.engine, dealer, scores, self.target)
             return {"state": self.game.observation()}
-        if kind not in ("deal", "act", "state", "legal"):
-            raise Refused("bad_message", f"unknown message type {kind!r}")
-        if self.game is None:
-            raise Refused("wrong_phase", "no game: send new_game first")
-        if kind == "deal":
-            self.game.deal(message)
-        elif kind == "act":
-            self.game.act(*checked_act(message))
-        else:
-            self.game.check_usable()
-        state = self.game.observation()
-        if kind == "legal":
-            return {"to_act": state["to_act"], "legal": state["legal"]}
-        return {"state": state}
+        game = self.game
+        return answer_in_game(message, game is not None, lambda m: game.deal(m), lambda seat, action: game.act(seat, action),
+                              lambda: game.usable_observation())
 
     def drop(self) -> None:
+        """End the game in progress, if any."""
         if self.game is not None:
             self.game.abort()
             self.game = None
 
 
+def start() -> Handler:
+    """The protocol handler on the engine's modules; from here on the engine's printing goes to
+    stderr, as the protocol keeps stdout."""
+    modules, commit = load_engine()
+    sys.stdout = sys.stderr
+    return Adapter(Engine(modules), commit).handle
+
+
 def main() -> int:
-    try:
-        modules, commit = load_engine()
-    except EngineMissing as exc:
-        print(exc.code, file=sys.stderr)
-        return 2
-    protocol_out = sys.stdout
-    sys.stdout = sys.stderr           # euchre-plt prints: the protocol keeps the real stdout
-    return serve(recording(Adapter(Engine(modules), commit).handle), sys.stdin, protocol_out)
+    return run_adapter(start, sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ class Refused(Exception):
 
 def serve(handle: Callable[[dict[str, Any]], dict[str, Any]], stdin: IO[str] | None = None,
           stdout: IO[str] | None = None) -> int:
+    """Answer each request line of ``stdin`` on ``stdout`` with ``handle`` until ``bye`` or the
+    end of input; a failure of the engine is an ``internal`` reply, never the end of serving."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     for line in stdin:

@@ -115,12 +115,20 @@ class ReplayBridge(NodeBridge):
         return reply
 
 
-def build_with_esbuild(entry: Path, out: Path) -> None:
-    """Bundle a TypeScript entry point into one CommonJS file (esbuild from npm, found through
-    ``ESBUILD`` or on PATH)."""
+def bundled(entry: Path, out: Path, what: str, aliases: dict[str, Path] | None = None,
+            stale_before: Path | None = None) -> Path:
+    """``out``: ``entry`` bundled with what it imports into one CommonJS file by esbuild (from
+    npm, found through ``ESBUILD`` or on PATH), with ``aliases`` for the engine's package names
+    (its monorepo's workspaces, which are not installed). Built once: again only when ``out``
+    is older than ``stale_before`` (a shim of ours, which may change; the engine's checkout is
+    a fixed commit)."""
+    if out.exists() and (stale_before is None or out.stat().st_mtime >= stale_before.stat().st_mtime):
+        return out
     esbuild = os.environ.get("ESBUILD") or shutil.which("esbuild")
     if not esbuild:
-        raise SystemExit("esbuild is needed to build the engine: npm install esbuild, and set ESBUILD to its binary")
+        raise SystemExit(f"esbuild is needed to build {what}: npm install esbuild, and set ESBUILD to its binary")
     out.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([esbuild, str(entry), "--bundle", "--format=cjs", "--platform=node", f"--outfile={out}",
-                    "--log-level=error"], check=True)
+    subprocess.run([esbuild, str(entry), "--bundle", "--format=cjs", "--platform=node", f"--outfile={out}"]
+                   + [f"--alias:{name}={path}" for name, path in (aliases or {}).items()]
+                   + ["--log-level=error"], check=True)
+    return out

@@ -38,14 +38,15 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import types
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, checkout_commit,  # noqa: E402
-                             declared_options_check, engine_dir, new_game_setup, pack, recording)
-from jsonl_server import Refused, serve  # noqa: E402
+from adapter_support import (answer_in_game, bare_package, blank_state, check_deal_awaited, check_turn,  # noqa: E402
+                             checked_deal, checkout_commit, dealer_and_scores, declared_options_check, engine_dir,
+                             Handler, hello_reply, pack, run_adapter)
+from jsonl_server import Refused  # noqa: E402
+from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
 DECLARED_OPTIONS = {"misere": ["misere", "misere-and-open"], "no-bid": ["redeal"], "joker-any-time": [False]}
@@ -60,6 +61,7 @@ def card_token(text: str) -> str:
 
 
 def bid_token(text: str) -> str:
+    """A bid's ``str`` (``6S``, ``M``, ``OM``) as the protocol's action."""
     return "bid:" + BID_NAMES.get(text, text)
 
 
@@ -85,6 +87,7 @@ class _Scripted:
         self.board = 0
 
     def shuffle(self, deck: list) -> None:
+        """Lay ``deck`` out as the next deal (left alone for a round nobody dealt)."""
         if self.order is None:
             return                  # the round step starts by itself: replaced when the runner deals
         by_token = {card_token(str(card)): card for card in deck}
@@ -92,21 +95,25 @@ class _Scripted:
         self.order = None
 
     def choice(self, options: list[int]) -> int:
+        """The board before the dealer's, whatever the options."""
         return self.board
 
 
 # -- loading the engine ---------------------------------------------------------------------------
 def load_engine() -> tuple[Any, str]:
+    """The engine's game module, imported unchanged below bare ``rlcard`` packages, and the
+    checkout's commit."""
     root = engine_dir("RLCARD_500_DIR", "rlcard-500", HOW, ["rlcard/games/five_hundred/game.py"])
-    for name, folder in (("rlcard", root / "rlcard"), ("rlcard.games", root / "rlcard" / "games")):
-        package = types.ModuleType(name)
-        package.__path__ = [str(folder)]
-        sys.modules.setdefault(name, package)
+    bare_package("rlcard", root / "rlcard")
+    bare_package("rlcard.games", root / "rlcard" / "games")
     return importlib.import_module("rlcard.games.five_hundred.game"), checkout_commit(root)
 
 
 # -- the protocol ---------------------------------------------------------------------------------
 class Adapter:
+    """The protocol's side: the engine's game object, with the protocol's record of the hand
+    (tricks, contract) kept beside it, as the engine keeps none it could be read from."""
+
     def __init__(self, game_module: Any, commit: str = "unknown") -> None:
         self.module = game_module
         self.commit = commit
@@ -121,9 +128,8 @@ class Adapter:
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
         if kind == "hello":
-            return {"protocol": 1, "engine": {"name": "rlcard-500 (campbellborder)", "version": self.commit,
-                                              "language": "Python", "url": "https://github.com/campbellborder/rlcard-500"},
-                    "variants": {"five-hundred-four": {"options": DECLARED_OPTIONS}}, "commands": []}
+            return hello_reply("rlcard-500 (campbellborder)", self.commit, "Python",
+                               "https://github.com/campbellborder/rlcard-500", "five-hundred-four", DECLARED_OPTIONS)
         if kind == "rules":
             self.rules_ok = False
             declared_options_check(message, "five-hundred-four", DECLARED_OPTIONS, "rlcard-500")
@@ -132,11 +138,7 @@ class Adapter:
         if kind == "bye":
             return {}
         if kind == "new_game":
-            if not self.rules_ok:
-                raise Refused("wrong_phase", "no rules: send rules first")
-            dealer, first, scores = new_game_setup(message, 4, 2)
-            if first is not None:
-                raise Refused("unsupported", "rlcard-500 cannot cut for the first deal")
+            dealer, scores = dealer_and_scores(message, self.rules_ok, 2, "rlcard-500 cannot cut for the first deal")
             self.game = self.module.FiveHundredGame()
             self.rng = _Scripted()
             self.game.np_random = self.rng
@@ -144,24 +146,10 @@ class Adapter:
             self.round, self.pending_joker = None, None
             self.state = {**blank_state(2), "dealer": dealer, "scores": list(scores)}
             return {"state": self.observation()}
-        if kind not in ("deal", "act", "state", "legal"):
-            raise Refused("bad_message", f"unknown message type {kind!r}")
-        if self.game is None:
-            raise Refused("wrong_phase", "no game: send new_game first")
-        if kind == "deal":
-            self.deal(message)
-        elif kind == "act":
-            self.act(*checked_act(message))
-        state = self.observation()
-        if kind == "legal":
-            return {"to_act": state["to_act"], "legal": state["legal"]}
-        return {"state": state}
+        return answer_in_game(message, self.game is not None, self.deal, self.act, self.observation)
 
     def deal(self, message: dict[str, Any]) -> None:
-        if self.state["game_over"]:
-            raise Refused("wrong_phase", "the game is over")
-        if self.round is not None:
-            raise Refused("wrong_phase", "a hand is in progress")
+        check_deal_awaited(self.state["game_over"], self.round is None)
         hands, _, widow, _ = checked_deal(message, 4, 10, PACK, upcard=False, widow=3)
         self.rng.order = deck_order(hands, widow)
         self.rng.board = (self.state["dealer"] - 1) % 4
@@ -195,6 +183,7 @@ class Adapter:
         return legal
 
     def legal(self) -> list[str]:
+        """The protocol's legal actions: the judger's, or the joker's suits while it is held."""
         if self.round is None:
             return []
         if self.pending_joker is not None:
@@ -202,11 +191,7 @@ class Adapter:
         return list(self.engine_legal())
 
     def act(self, seat: int, action: str) -> None:
-        if self.round is None:
-            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if self.state["game_over"] else "a deal is awaited"))
-        to_act = self.round.current_player_id
-        if seat != to_act:
-            raise Refused("out_of_turn", f"seat {seat} acted but seat {to_act} is to act")
+        check_turn(seat, self.round.current_player_id if self.round is not None else None, self.state["game_over"])
         if self.pending_joker is not None:
             chosen = [a for a in self.pending_joker if f"name:{a.card.suit}" == action]
             if not chosen:
@@ -228,10 +213,9 @@ class Adapter:
         self.step(move)
 
     def play(self, seat: int, card: str, move: Any) -> None:
+        """Step a card's play, noting the trick's winner when the engine's trick count grows."""
         tricks = self.state["tricks"]
-        if not tricks or tricks[-1]["winner"] is not None:
-            tricks.append({"leader": seat, "cards": [], "winner": None})
-        tricks[-1]["cards"].append([seat, card])
+        add_play(tricks, seat, card)
         done = sum(self.round.won_trick_counts)
         rnd = self.round
         self.step(move)
@@ -239,6 +223,8 @@ class Adapter:
             tricks[-1]["winner"] = rnd.current_player_id
 
     def step(self, move: Any) -> None:
+        """Step the engine, noting the contract once the auction is won and the scores once
+        the hand is over (``step`` has already started the next round by then)."""
         rnd = self.round
         self.game.step(move)
         if rnd.is_bidding_over() and rnd.contract_bid_move is not None and self.state["maker"] is None:
@@ -259,6 +245,7 @@ class Adapter:
 
     @staticmethod
     def winner(scores: list[int]) -> int | None:
+        """The side that won by reaching 500, else the one left when the other fell to -500."""
         high = [side for side in (0, 1) if scores[side] >= 500]
         if len(high) == 1:
             return high[0]
@@ -266,6 +253,7 @@ class Adapter:
         return 1 - low[0] if len(low) == 1 else None
 
     def observation(self) -> dict[str, Any]:
+        """The protocol's state: the record kept here, with the round's seat, legal actions and hands."""
         state = dict(self.state)
         rnd = self.round
         if rnd is None:
@@ -276,17 +264,18 @@ class Adapter:
                 phase = "master-suit"
             state.update(phase=phase, to_act=rnd.current_player_id, legal=self.legal(),
                          hands=[[card_token(str(c)) for c in p.hand] for p in rnd.players])
-        state["tricks"] = [dict(t, cards=[list(c) for c in t["cards"]]) for t in state["tricks"]]
+        state["tricks"] = copied_tricks(state["tricks"])
         return state
 
 
+def start() -> Handler:
+    """The protocol handler on the engine's modules."""
+    module, commit = load_engine()
+    return Adapter(module, commit).handle
+
+
 def main() -> int:
-    try:
-        module, commit = load_engine()
-    except EngineMissing as exc:
-        print(exc.code, file=sys.stderr)
-        return 2
-    return serve(recording(Adapter(module, commit).handle))
+    return run_adapter(start)
 
 
 if __name__ == "__main__":

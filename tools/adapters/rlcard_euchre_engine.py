@@ -34,15 +34,15 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import types
-from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, blank_state, checked_act, checked_deal, declared_options_check,  # noqa: E402
-                             checkout_commit, engine_dir, new_game_setup, pack, recording)
-from jsonl_server import Refused, serve  # noqa: E402
+from adapter_support import (EngineMissing, answer_in_game, bare_package, blank_state, check_deal_awaited,  # noqa: E402
+                             check_turn, checked_deal, checkout_commit, dealer_and_scores, declared_options_check,
+                             engine_dir, Handler, hello_reply, pack, run_adapter, table_target)
+from jsonl_server import Refused  # noqa: E402
+from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
 SUITS = "CDHS"
@@ -63,10 +63,12 @@ def engine_card(token: str) -> str:
 
 
 def protocol_card(index: str) -> str:
+    """RLCard's card index (``HA``: suit, rank) as the protocol's ``AH``."""
     return index[1] + index[0]
 
 
 def protocol_action(action: str) -> str:
+    """An RLCard action (``pick``, ``call-H``, ``discard-HA``, ``HA``) as the protocol's."""
     if action == "pick":
         return "order"
     if action == "pass":
@@ -79,6 +81,7 @@ def protocol_action(action: str) -> str:
 
 
 def engine_action(action: str) -> str:
+    """A protocol action as RLCard's (a token it has no action for stays out of its legal list)."""
     kind, _, arg = action.partition(":")
     if kind == "order" and not arg:
         return "pick"
@@ -120,16 +123,15 @@ class Engine:
                               ["rlcard/core.py"])
         else:
             raise EngineMissing("RLCARD_EUCHRE_DIR", f"no rlcard/games/euchre/ nor euchre_trick/ in {root}", HOW)
-        package = types.ModuleType("rlcard")
-        package.__path__ = [str(base / "rlcard")]
-        sys.modules.setdefault("rlcard", package)
+        bare_package("rlcard", base / "rlcard")
         sys.path.insert(0, str(root))
         self.root = root
         self.game_module = importlib.import_module(self.layout + ".game")
         self.dealer_module = importlib.import_module(self.layout + ".dealer")
-        self.commit = _commit(root)
+        self.commit = checkout_commit(root)
 
     def start_hand(self, hands: list[list[str]], upcard: str, kitty: list[str], dealer: int) -> Any:
+        """A new ``EuchreGame`` whose one hand is the runner's deal with the given dealer."""
         if self.layout == "rlcard.games.euchre":
             game = self.game_module.EuchreGame(config={"custom_deck": deal_order(hands, upcard, kitty, dealer),
                                                        "custom_dealer_id": dealer})
@@ -147,23 +149,24 @@ class _Scripted:
     """Stands in for ``random`` in the euchre_rl modules: ``shuffle`` lays the deck out in a given
     order (by card index), ``randrange`` returns the given dealer."""
 
-    def __init__(self, order: list[str] | None = None, dealer: int | None = None):
+    def __init__(self, order: list[str] | None = None, dealer: int | None = None) -> None:
         self.order, self.dealer = order, dealer
 
     def shuffle(self, deck: list) -> None:
+        """Lay ``deck`` out in the given order."""
         by_index = {card.get_index(): card for card in deck}
         deck[:] = [by_index[index] for index in self.order]
 
     def randrange(self, *args: int) -> int:
+        """The given dealer, whatever the range."""
         return self.dealer
-
-
-def _commit(root: Path) -> str:
-    return checkout_commit(root)
 
 
 # -- the protocol ---------------------------------------------------------------------------------
 class Adapter:
+    """The protocol's side: the game around RLCard's one hand, and the hand's record (maker,
+    tricks) kept beside the engine, which keeps none it could be read from."""
+
     def __init__(self, engine: Engine | None = None) -> None:
         self.engine = engine
         self.rules_ok = False
@@ -173,12 +176,13 @@ class Adapter:
         self.started = False
 
     def hello(self) -> dict[str, Any]:
+        """The ``hello`` reply, naming the copy the checkout is."""
         engine = self.engine
-        name = "RLCard-Euchre (" + ("W23-Euchre-Reinforcement-Learning" if engine.layout.startswith("rlcard") else "euchre_rl") + ")"
-        return {"protocol": 1, "engine": {"name": name, "version": engine.commit, "language": "Python",
-                                          "url": "https://github.com/MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning"
-                                          if engine.layout.startswith("rlcard") else "https://github.com/mbrine555/euchre_rl"},
-                "variants": {"euchre": {"options": DECLARED_OPTIONS}}, "commands": []}
+        w23 = engine.layout.startswith("rlcard")
+        name = "RLCard-Euchre (" + ("W23-Euchre-Reinforcement-Learning" if w23 else "euchre_rl") + ")"
+        url = ("https://github.com/MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning" if w23
+               else "https://github.com/mbrine555/euchre_rl")
+        return hello_reply(name, engine.commit, "Python", url, "euchre", DECLARED_OPTIONS)
 
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
@@ -187,36 +191,20 @@ class Adapter:
         if kind == "rules":
             self.rules_ok = False
             declared_options_check(message, "euchre", DECLARED_OPTIONS, "RLCard-Euchre")
-            self.target = (message.get("table") or {}).get("game", {}).get("target", 10)
+            self.target = table_target(message)
             self.rules_ok = True
             return {}
         if kind == "bye":
             return {}
         if kind == "new_game":
-            if not self.rules_ok:
-                raise Refused("wrong_phase", "no rules: send rules first")
-            dealer, first, scores = new_game_setup(message, 4, 2)
-            if first is not None:
-                raise Refused("unsupported", "RLCard-Euchre cannot choose the first dealer from cards")
+            dealer, scores = dealer_and_scores(message, self.rules_ok, 2, "RLCard-Euchre cannot choose the first dealer from cards")
             self.state = {**blank_state(2), "dealer": dealer, "scores": scores}
             self.game, self.started = None, True
             return {"state": self.observation()}
-        if kind not in ("deal", "act", "state", "legal"):
-            raise Refused("bad_message", f"unknown message type {kind!r}")
-        if not self.started:
-            raise Refused("wrong_phase", "no game: send new_game first")
-        if kind == "deal":
-            self.deal(message)
-        elif kind == "act":
-            self.act(*checked_act(message))
-        state = self.observation()
-        if kind == "legal":
-            return {"to_act": state["to_act"], "legal": state["legal"]}
-        return {"state": state}
+        return answer_in_game(message, self.started, self.deal, self.act, self.observation)
 
     def deal(self, message: dict[str, Any]) -> None:
-        if self.game is not None or self.state["game_over"]:
-            raise Refused("wrong_phase", "the game is over" if self.state["game_over"] else "a hand is in progress")
+        check_deal_awaited(self.state["game_over"], self.game is None)
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         dealer = self.state["dealer"]
         self.game = self.engine.start_hand(hands, upcard, kitty, dealer)
@@ -224,14 +212,12 @@ class Adapter:
                           tricks=[], hand_points=None, next_dealer=None, turned_down=None)
 
     def legal_engine(self) -> list[str]:
+        """RLCard's legal actions, in its own tokens."""
         return list(self.game.get_legal_actions()) if self.game is not None else []
 
     def act(self, seat: int, action: str) -> None:
         game = self.game
-        if game is None:
-            raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if self.state["game_over"] else "a deal is awaited"))
-        if seat != game.current_player:
-            raise Refused("out_of_turn", f"seat {seat} acted but seat {game.current_player} is to act")
+        check_turn(seat, game.current_player if game is not None else None, self.state["game_over"])
         move = engine_action(action)
         if move not in self.legal_engine():
             raise Refused("illegal_action", f"RLCard does not list {action!r} among its legal actions")
@@ -239,10 +225,7 @@ class Adapter:
         if phase in ("bid-round-1", "bid-round-2") and move != "pass":
             self.state["maker"] = seat
         if phase == "play":
-            tricks = self.state["tricks"]
-            if not tricks or tricks[-1]["winner"] is not None:
-                tricks.append({"leader": seat, "cards": [], "winner": None})
-            tricks[-1]["cards"].append([seat, action[5:]])
+            add_play(self.state["tricks"], seat, action[5:])
         game.step(move)
         if phase == "play" and len(game.center) == 0:
             self.state["tricks"][-1]["winner"] = game.current_player
@@ -250,6 +233,7 @@ class Adapter:
             self.finish_hand()
 
     def finish_hand(self) -> None:
+        """Score the hand by its judger's points and move the deal on, as a host would."""
         winners, points = self.game.winner, self.game.points
         hand_points = [points if 0 in winners else 0, points if 1 in winners else 0]
         scores = [s + p for s, p in zip(self.state["scores"], hand_points)]
@@ -264,6 +248,7 @@ class Adapter:
         self.game = None
 
     def phase(self) -> str:
+        """The protocol's phase, read from the hand (six cards in hand: the dealer's discard)."""
         game = self.game
         if game is None:
             return "game-over" if self.state["game_over"] else "deal"
@@ -274,6 +259,7 @@ class Adapter:
         return "play"
 
     def observation(self) -> dict[str, Any]:
+        """The protocol's state: the record kept here, with the hand's seat, legal actions and hands."""
         state = dict(self.state)
         game = self.game
         state["phase"] = self.phase()
@@ -283,17 +269,17 @@ class Adapter:
                          hands=[[protocol_card(c.get_index()) for c in p.hand] for p in game.players])
         else:
             state.update(to_act=None, legal=[])
-        state["tricks"] = [dict(t, cards=[list(c) for c in t["cards"]]) for t in state["tricks"]]
+        state["tricks"] = copied_tricks(state["tricks"])
         return state
 
 
+def start() -> Handler:
+    """The protocol handler on the copy the checkout is."""
+    return Adapter(Engine()).handle
+
+
 def main() -> int:
-    try:
-        engine = Engine()
-    except EngineMissing as exc:
-        print(exc.code, file=sys.stderr)
-        return 2
-    return serve(recording(Adapter(engine).handle))
+    return run_adapter(start)
 
 
 if __name__ == "__main__":
