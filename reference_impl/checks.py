@@ -316,6 +316,48 @@ def _partner_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield path + (key,), f"{key}: dealer-partner: {why}"
 
 
+def _called_partner_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """`partner` (an award's or a count's recipient, or the condition) is the called card's
+    holder, who exists only with `sides: maker-and-called`: elsewhere an award to him goes to
+    no one and the condition never changes."""
+    if t["players"]["sides"] == "maker-and-called":
+        return
+    why = "the called partner exists only with players.sides: maker-and-called"
+    for i, row in enumerate(t["scoring"]["rows"]):
+        for j, award in enumerate(row["award"]):
+            if award["to"] == "partner":
+                yield ("scoring", "rows", i, "award", j, "to"), f"to: partner: {why}"
+    for i, counter in enumerate(t.get("counters", [])):
+        for j, entry in enumerate(counter["count"]):
+            if entry["to"] == "partner":
+                yield ("counters", i, "count", j, "to"), f"to: partner: {why}"
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, condition in _conditions(sections, ()):
+        if "partner" in condition:
+            yield path + ("partner",), f"partner: {condition['partner']}: {why}"
+
+
+def _lone_defender_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """`defender-alone` is a seat only while a defender defends alone: a lead, a take or an
+    offer naming it must say so in its own `when` (`defender-alone: true`), or the hand would
+    stop at it with no seat to act for."""
+    def guarded(*conditions: Any) -> bool:
+        return any(isinstance(c, dict) and c.get("defender-alone") is True for c in conditions)
+    for i, step in enumerate(t["hand"]):
+        where = ("hand", i)
+        for key in ("who", "stuck", "to", "from"):
+            ref = step.get(key)
+            ref = ref.get("from") if isinstance(ref, dict) else ref
+            if ref == "defender-alone" and not guarded(step.get("when")):
+                yield where + (key,), "defender-alone names no seat unless a defender defends alone: give the step when: {defender-alone: true}"
+        for j, take in enumerate(step.get("takes", [])):
+            if take["who"] == "defender-alone" and not guarded(take.get("when"), step.get("when")):
+                yield where + ("takes", j, "who"), "defender-alone names no seat unless a defender defends alone: give the take when: {defender-alone: true}"
+        for j, rule in enumerate(step.get("lead", [])):
+            if rule["seat"] == "defender-alone" and not guarded(rule.get("when"), step.get("when")):
+                yield where + ("lead", j, "seat"), "defender-alone names no seat unless a defender defends alone: give the rule when: {defender-alone: true}"
+
+
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A suit a step may name, or fixes as trumps, must be in the pack (the interpreter has no
     such suit to play)."""
@@ -606,7 +648,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -814,3 +814,28 @@ def test_a_partners_seat_where_there_are_no_teams_of_two_is_refused(variant, edi
     problems = variant_problems(path)
     found = [p for p in problems if "has no teams of two" in p.message]
     assert found and (found[0].path, bool(found[0].line)) == (where, True), problems
+
+
+@pytest.mark.parametrize("variant, edit, where, says", [
+    ("euchre", put("scoring.rows.made.award.0.to", "partner"), "$.scoring.rows[6].award[0].to", "called partner"),
+    ("euchre", put("scoring.rows.made.when", {"maker-tricks": [3, 4], "partner": "none"}),
+     "$.scoring.rows[6].when.partner", "called partner"),
+    ("euchre", put("hand.play.lead.1.seat", "defender-alone"), "$.hand[7].lead[1].seat", "defender-alone names no seat"),
+    ("euchre", put("hand.dealer-pickup.takes.0.who", "defender-alone"), "$.hand[6].takes[0].who",
+     "defender-alone names no seat"),
+])
+def test_a_seat_that_is_not_there_is_refused(variant, edit, where, says, tmp_path):
+    """Values the schema accepts that name no one in the hand: an award or condition about a
+    called partner in a game without one (it went to no one, or never changed), a lone
+    defender's seat where no one may be defending alone (the hand stopped there)."""
+    path = standalone(variant, {}, edit, tmp_path)
+    found = [p for p in variant_problems(path) if says in p.message]
+    assert found and (found[0].path, bool(found[0].line)) == (where, True), found
+
+
+def test_a_lone_defenders_seat_guarded_by_its_condition_is_accepted(tmp_path):
+    """(In four-handed Euchre the lone defender then leads exactly as the maker's left would:
+    the seat that sits out passes the lead on to him.)"""
+    lead = [{"when": {"defender-alone": True}, "seat": "defender-alone"}, {"when": {"alone": True}, "seat": "maker-left"},
+            {"seat": "eldest"}]
+    assert variant_problems(standalone("euchre", {}, put("hand.play.lead", lead), tmp_path)) == []
