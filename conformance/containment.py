@@ -33,8 +33,7 @@ costs one small interpreter (about 30 ms and a few MB) per engine start.
 Elsewhere (macOS, Windows, or a Python without ``sys.executable``) and when
 ``EUCHRE_SPEC_CONTAINMENT=group`` is set, the engine is started directly in a session of
 its own and its process group is what is killed, as before: a process that leaves the
-group is then neither found nor counted (docs/cli.md, "What the runner does to your
-engine").
+group is then neither found nor counted (docs/cli.md, "Process containment").
 
 This file is run by path with ``-I -S`` (no site, no user environment) and imports nothing
 from the package, so that the keeper starts quickly and behaves the same in any checkout.
