@@ -124,6 +124,8 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         kind = step["kind"]
         if kind in ("make-trumps", "auction") and step.get("from") in MAKER_REFS:
             yield where + ("from",), f"{step['from']} is not known before trumps are made"
+        if kind == "make-trumps" and step.get("stuck") in MAKER_REFS:
+            yield where + ("stuck",), f"{step['stuck']} is not known before trumps are made: no seat would be stuck"
         if kind == "make-trumps" and step["action"] == "order" and not deal["upcard"]:
             yield where + ("action",), "ordering up needs an upcard (deal.upcard)"
         if kind == "make-trumps" and step.get("no-trump") and step["action"] != "call":
@@ -414,6 +416,14 @@ def _truth(condition: dict[str, Any], outcome: dict[str, Any]) -> bool | None:
             known = None if outcome["made"] is None or outcome["contract"] == "none" else outcome["made"] == value
         elif key == "partner" and outcome["partner"] is not None:
             known = outcome["partner"] == value
+        elif key == "maker":
+            seat = outcome["maker"]
+            if outcome["contract"] == "none":
+                known = value == "none"
+            elif seat is None:
+                known = None
+            else:
+                known = value != "none" and (seat != "dealer" if value == "not-dealer" else seat == value)
         elif key == "any":
             parts = [_truth(part, outcome) for part in value]
             known = True if True in parts else None if None in parts else False
@@ -432,6 +442,19 @@ def _truth(condition: dict[str, Any], outcome: dict[str, Any]) -> bool | None:
     return result
 
 
+SEAT_WORDS = {"dealer": "the dealer", "eldest": "the eldest hand", "dealer-partner": "the dealer's partner",
+              "another seat": "another seat"}
+
+
+def _mentions(node: Any, key: str) -> bool:
+    """Whether a condition uses the atom ``key`` anywhere (inside `any`, `all`, `not` too)."""
+    if isinstance(node, dict):
+        return key in node or any(_mentions(v, key) for v in node.values())
+    if isinstance(node, list):
+        return any(_mentions(v, key) for v in node)
+    return False
+
+
 def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """Every way a hand can end is scored by some row: a hand that no row can score would stop
     the game there. Only outcomes the table can reach are weighed (a lone hand only where some
@@ -445,17 +468,24 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     lone_defence = any(s["kind"] == "offer" and s.get("effect") == "defend-alone" for s in steps)
     no_maker = any(s["kind"] == "set-trumps" for s in steps)
     called = t["players"]["sides"] == "maker-and-called"
+    n = t["players"]["count"]
+    teams = t["players"].get("teams")
     rows = [r for r in t["scoring"]["rows"] if r.get("enabled", True)]
+    seats: list[str | None] = [None]          # where the maker sits, weighed only if a row asks
+    if any(_mentions(r["when"], "maker") for r in rows):
+        seats = ["dealer", "eldest"] + (["dealer-partner"] if teams and all(len(x) == 2 for x in teams) and n > 2 else [])
+        seats += ["another seat"] if n > len(seats) else []
     need = t["scoring"].get("makers-need", 0)
     outcomes = [{"contract": "none", "tricks": 0, "hand": hand, "alone": False, "defender-alone": False,
-                 "made": None, "partner": None}] if no_maker else []
+                 "made": None, "partner": None, "maker": None}] if no_maker else []
     for tricks in range(hand + 1):
         for alone in (False, True) if lone else (False,):
             for defence in (False, True) if lone_defence and alone else (False,):
                 for partner in ("called", "none") if called else (None,):
-                    outcomes.append({"contract": "any", "tricks": tricks, "hand": hand, "alone": alone,
-                                     "defender-alone": defence, "made": None if auction else tricks >= need,
-                                     "partner": partner})
+                    for maker in seats:
+                        outcomes.append({"contract": "any", "tricks": tricks, "hand": hand, "alone": alone,
+                                         "defender-alone": defence, "made": None if auction else tricks >= need,
+                                         "partner": partner, "maker": maker})
     for outcome in outcomes:
         if all(_truth(row["when"], outcome) is False for row in rows):
             if outcome["contract"] == "none":
@@ -465,6 +495,7 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 said += " alone" if outcome["alone"] else ""
                 said += " against a lone defender" if outcome["defender-alone"] else ""
                 said += f" (partner: {outcome['partner']})" if outcome["partner"] else ""
+                said += f", made by {SEAT_WORDS[outcome['maker']]}" if outcome["maker"] else ""
             yield ("scoring", "rows"), f"no scoring row scores {said}: play would stop there"
             return
 

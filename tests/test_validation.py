@@ -294,3 +294,20 @@ def test_selected_in_a_file_is_refused(tmp_path):
     [problem] = variant_problems(path)
     assert (problem.path, problem.line) == ("$.selected", line_of(path, "selected:"))
     assert "use option-defaults" in problem.message
+
+
+def test_a_stuck_seat_not_known_before_trumps_is_refused(tmp_path):
+    path = broken_copy(tmp_path, "sets: {hand.round-2.stuck: dealer}", "sets: {hand.round-2.stuck: maker}")
+    found = [p for p in variant_problems(path) if "no seat would be stuck" in p.message]
+    assert found and found[0].line == line_of(path, "sets: {hand.round-2.stuck: maker}"), found
+
+
+def test_rows_that_score_only_some_makers_are_refused_naming_the_seat(tmp_path):
+    text = SOURCE.replace("    - id: made\n      when: {maker-tricks: [3, 4]}",
+                          "    - id: made\n      when: {maker-tricks: [3, 4], maker: dealer}", 1)
+    assert text != SOURCE
+    path = tmp_path / "euchre.yaml"
+    path.write_text(text, encoding="utf-8")
+    messages = [p.message for p in variant_problems(path)]
+    assert any("no scoring row scores a hand in which the makers take 3 tricks, made by the eldest hand" in m
+               for m in messages), messages
