@@ -2,13 +2,13 @@
 through an environment variable (and saying which one when it is missing), the checks of
 a ``new_game``, ``deal`` and ``act`` request that the protocol puts before any rule (so an
 adapter refuses a malformed request in the protocol's order before the engine sees it), the
-protocol's answers that do not depend on the engine (``hello``'s shape, the refusals of a
-request out of place, the reply to ``state`` and ``legal``), the observable state's fixed
-fields, and starting an adapter.
+observable state's fixed fields, importing an engine's modules without its package's
+``__init__``, and starting an adapter (protocol_adapter.py answers the protocol's requests
+themselves).
 
-Each piece is here because every adapter had its own copy of the same lines: one copy keeps
-the adapters' refusals the same (category, wording, the order the checks come in), so a
-difference between two engines' reports is the engines', never their adapters'.
+Several pieces are here because every adapter had its own copy of the same lines: one copy
+keeps the adapters' refusals and messages the same, so a difference between two engines'
+reports is the engines', never their adapters'.
 
 Nothing here is a rule of a game: the legal actions, trumps, trick winners and points always
 come from the engine an adapter drives.
@@ -26,7 +26,6 @@ from typing import IO, Any, Callable, Iterable
 from jsonl_server import Refused, serve
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
-IN_GAME = ("deal", "act", "state", "legal")
 
 
 class EngineMissing(SystemExit):
@@ -168,80 +167,12 @@ def recording(handle: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[d
     return recorded
 
 
-def hello_reply(name: str, version: str, language: str, url: str, variant: str,
-                options: dict[str, list[Any]]) -> dict[str, Any]:
-    """The ``hello`` reply of an adapter that plays one variant with the declared options and
-    no command: only the engine's facts differ between adapters."""
-    return {"protocol": 1, "engine": {"name": name, "version": version, "language": language, "url": url},
-            "variants": {variant: {"options": options}}, "commands": []}
-
-
-def table_target(message: dict[str, Any], default: int = 10) -> int:
-    """The game target of a ``rules`` request's table (``default`` when the table gives none),
-    for an engine that is told its target rather than declaring a fixed one."""
-    return (message.get("table") or {}).get("game", {}).get("target", default)
-
-
 def also_standard_lone_defence(declared: dict[str, list[Any]], argv: list[str]) -> None:
     """With ``--standard`` in ``argv``, also declare standard Euchre's lone defence, which the
     engine does not have: the corpus's default cases then run on it, and those with a lone
     defence fail where it is asked (published beside its own declaration)."""
     if "--standard" in argv:
         declared["defending-alone"] = [False, True]
-
-
-def dealer_and_scores(message: dict[str, Any], rules_sent: bool, units: int, no_first_dealer: str,
-                      players: int = 4) -> tuple[int, list[int]]:
-    """``(dealer, scores)`` of a ``new_game`` for an engine that is given its first dealer and
-    cannot choose one from cards: refused as ``wrong_phase`` before ``rules``, as the protocol
-    says when malformed, and ``first_dealer`` as ``unsupported`` with ``no_first_dealer`` as the
-    reason."""
-    if not rules_sent:
-        raise Refused("wrong_phase", "no rules: send rules first")
-    dealer, first, scores = new_game_setup(message, players, units)
-    if first is not None:
-        raise Refused("unsupported", no_first_dealer)
-    return dealer, scores
-
-
-def check_deal_awaited(game_over: bool, awaiting: bool) -> None:
-    """Refuse a ``deal`` (``wrong_phase``) after the game or while a hand is in progress, the
-    game's end named first."""
-    if game_over:
-        raise Refused("wrong_phase", "the game is over")
-    if not awaiting:
-        raise Refused("wrong_phase", "a hand is in progress")
-
-
-def check_turn(seat: int, to_act: int | None, game_over: bool) -> None:
-    """Refuse an ``act`` when no one is to act (``wrong_phase``, saying whether the game is over
-    or a deal is awaited) or when ``seat`` is not the one to act (``out_of_turn``), before the
-    engine is asked whether the action is legal."""
-    if to_act is None:
-        raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if game_over else "a deal is awaited"))
-    if seat != to_act:
-        raise Refused("out_of_turn", f"seat {seat} acted but seat {to_act} is to act")
-
-
-def answer_in_game(message: dict[str, Any], started: bool, deal: Callable[[dict[str, Any]], None],
-                   act: Callable[[int, str], None], observe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """The reply to a request other than ``hello``, ``rules``, ``bye`` and ``new_game``: an
-    unknown type refused (``bad_message``), then any request before ``new_game``
-    (``wrong_phase``); ``deal`` and ``act`` passed on to the adapter; then the state read from
-    the engine, or for ``legal`` only who is to act and the legal actions."""
-    kind = message.get("type")
-    if kind not in IN_GAME:
-        raise Refused("bad_message", f"unknown message type {kind!r}")
-    if not started:
-        raise Refused("wrong_phase", "no game: send new_game first")
-    if kind == "deal":
-        deal(message)
-    elif kind == "act":
-        act(*checked_act(message))
-    state = observe()
-    if kind == "legal":
-        return {"to_act": state["to_act"], "legal": state["legal"]}
-    return {"state": state}
 
 
 def bare_package(name: str, folder: Path) -> None:

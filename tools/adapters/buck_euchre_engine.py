@@ -39,11 +39,10 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (answer_in_game, blank_state, check_deal_awaited, check_turn, checked_deal,  # noqa: E402
-                             checkout_commit, dealer_and_scores, declared_options_check, engine_dir, Handler,
-                             hello_reply, pack, run_adapter)
+from adapter_support import blank_state, checked_deal, checkout_commit, engine_dir, Handler, pack, run_adapter  # noqa: E402
 from jsonl_server import Refused  # noqa: E402
 from node_engine import NodeBridge, bundled  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "buck_euchre_shim.ts"
@@ -73,8 +72,13 @@ def deck_order(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[st
     return [card_id(hands[p][k]) for k in range(5) for p in range(4)] + [card_id(upcard)] + [card_id(c) for c in kitty]
 
 
-class Adapter:
+class Adapter(OneVariantAdapter):
     """The protocol's side: the engine's plain-data state kept here, each call answered with the next."""
+
+    NAME, LANGUAGE, URL = "buckEuchre (doenjon)", "TypeScript", "https://github.com/doenjon/buckEuchre"
+    VARIANT, DECLARED, WHO = VARIANT, DECLARED_OPTIONS, "buckEuchre"
+    NO_FIRST_DEALER = "buckEuchre chooses its first dealer at random"
+    UNITS = 4
 
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
@@ -86,29 +90,18 @@ class Adapter:
         self.before: list[int] = []
         self.last_dealer = 0
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message.get("type")
-        if kind == "hello":
-            return hello_reply("buckEuchre (doenjon)", self.commit, "TypeScript", "https://github.com/doenjon/buckEuchre",
-                               VARIANT, DECLARED_OPTIONS)
-        if kind == "rules":
-            self.rules_ok = False
-            declared_options_check(message, VARIANT, DECLARED_OPTIONS, "buckEuchre")
-            self.rules_ok = True
-            return {}
-        if kind == "bye":
-            return {}
-        if kind == "new_game":
-            dealer, scores = dealer_and_scores(message, self.rules_ok, 4, "buckEuchre chooses its first dealer at random")
-            self.bridge.value("setDealerOverride", dealer)
-            game = self.bridge.value("initializeGame", ["0", "1", "2", "3"])
-            if message.get("scores") is not None:
-                for player, score in zip(game["players"], scores):
-                    player["score"] = score
-            self.game, self.hand_number, self.hand_points = game, 0, None
-            self.last_dealer = dealer
-            return {"state": self.observation()}
-        return answer_in_game(message, self.game is not None, self.deal, self.act, self.observation)
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        self.bridge.value("setDealerOverride", dealer)
+        game = self.bridge.value("initializeGame", ["0", "1", "2", "3"])
+        if message.get("scores") is not None:
+            for player, score in zip(game["players"], scores):
+                player["score"] = score
+        self.game, self.hand_number, self.hand_points = game, 0, None
+        self.last_dealer = dealer
+        return self.observation()
+
+    def in_game(self) -> bool:
+        return self.game is not None
 
     def scores(self) -> list[int]:
         """Each seat's score (Buck Euchre is scored by player)."""

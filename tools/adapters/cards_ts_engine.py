@@ -37,11 +37,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (also_standard_lone_defence, answer_in_game, blank_state, check_deal_awaited,  # noqa: E402
-                             check_turn, checked_deal, checkout_commit, dealer_and_scores, declared_options_check,
-                             engine_dir, Handler, hello_reply, pack, run_adapter, table_target)
+from adapter_support import (also_standard_lone_defence, blank_state, checked_deal, checkout_commit,  # noqa: E402
+                             engine_dir, Handler, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import NodeBridge, Ref, bundled  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "cards_ts_shim.ts"
@@ -74,8 +74,12 @@ CANDIDATES = {
 PHASES = {"orderUp": "bid-round-1", "nameTrump": "bid-round-2", "dealerDiscard": "discard", "turn": "play"}
 
 
-class Adapter:
+class Adapter(OneVariantAdapter):
     """The protocol's side: a game session kept in node, read after each answer."""
+
+    NAME, LANGUAGE, URL = "cards-ts euchre (johnameyer)", "TypeScript", "https://github.com/johnameyer/cards-ts"
+    VARIANT, DECLARED, WHO = "euchre", DECLARED_OPTIONS, "cards-ts euchre"
+    NO_FIRST_DEALER = "cards-ts has no way to choose the first dealer from cards"
 
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
@@ -88,29 +92,19 @@ class Adapter:
         self.before = [0, 0]
         self.hand_points: list[int] | None = None
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message.get("type")
-        if kind == "hello":
-            return hello_reply("cards-ts euchre (johnameyer)", self.commit, "TypeScript",
-                               "https://github.com/johnameyer/cards-ts", "euchre", DECLARED_OPTIONS)
-        if kind == "rules":
-            self.rules_ok = False
-            declared_options_check(message, "euchre", DECLARED_OPTIONS, "cards-ts euchre")
-            self.target = table_target(message)
-            self.rules_ok = True
-            return {}
-        if kind == "bye":
-            return {}
-        if kind == "new_game":
-            dealer, scores = dealer_and_scores(message, self.rules_ok, 2,
-                                               "cards-ts has no way to choose the first dealer from cards")
-            if self.session is not None:
-                self.bridge.drop([self.session])
-            self.session = self.bridge.call("newSession", self.target, dealer, scores, quiet=True).ref
-            self.held, self.hand_points, self.before = None, None, list(scores)
-            self.refresh()
-            return {"state": self.observation()}
-        return answer_in_game(message, self.session is not None, self.deal, self.act, self.observation)
+    def take_rules(self, message: dict[str, Any]) -> None:
+        self.target = table_target(message)
+
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        if self.session is not None:
+            self.bridge.drop([self.session])
+        self.session = self.bridge.call("newSession", self.target, dealer, scores, quiet=True).ref
+        self.held, self.hand_points, self.before = None, None, list(scores)
+        self.refresh()
+        return self.observation()
+
+    def in_game(self) -> bool:
+        return self.session is not None
 
     def refresh(self) -> None:
         """Read the engine's state. Its round resets the trump, maker and upcard as the hand

@@ -45,11 +45,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (also_standard_lone_defence, answer_in_game, blank_state, check_deal_awaited,  # noqa: E402
-                             check_turn, checked_deal, checkout_commit, dealer_and_scores, declared_options_check,
-                             engine_dir, Handler, hello_reply, pack, run_adapter)
+from adapter_support import (also_standard_lone_defence, blank_state, checked_deal, checkout_commit,  # noqa: E402
+                             engine_dir, Handler, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import NodeBridge, Ref, Result, bundled, rng  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
 
 PACK = pack()
 SUIT_NAME = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -114,13 +114,17 @@ BID_CANDIDATES = ["pass", "order"] + [f"call:{s}" for s in "CDHS"]
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter:
+class Adapter(OneVariantAdapter):
     """The protocol's side: the engine's states kept in node, the current one read as plain data."""
+
+    NAME, LANGUAGE, URL = "67cards euchre (sclarke500/euchre-app)", "TypeScript", "https://github.com/sclarke500/euchre-app"
+    VARIANT, DECLARED, WHO = "euchre", DECLARED_OPTIONS, "67cards euchre"
+    NO_FIRST_DEALER = "67cards euchre has no way to choose the first dealer from cards"
 
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
         self.commit = commit
-        self.rules: dict[str, bool] | None = None
+        self.rules: dict[str, bool] = {}      # the engine's rule flags, from the accepted rules
         self.ref: Ref | None = None
         self.value: dict[str, Any] | None = None
         self.pending: tuple[int, str] | None = None    # an order or call held until alone is decided
@@ -129,30 +133,21 @@ class Adapter:
         self.awaiting_deal = True
         self.before: list[int] = [0, 0]
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message.get("type")
-        if kind == "hello":
-            return hello_reply("67cards euchre (sclarke500/euchre-app)", self.commit, "TypeScript",
-                               "https://github.com/sclarke500/euchre-app", "euchre", DECLARED_OPTIONS)
-        if kind == "rules":
-            self.rules = None
-            declared_options_check(message, "euchre", DECLARED_OPTIONS, "67cards euchre")
-            options = message.get("options") or {}
-            self.rules = {"stickTheDealer": bool(options.get("stick-the-dealer")),
-                          "canadianLoner": bool(options.get("canadian-loner"))}
-            return {}
-        if kind == "bye":
-            return {}
-        if kind == "new_game":
-            dealer, scores = dealer_and_scores(message, self.rules is not None, 2,
-                                               "67cards euchre has no way to choose the first dealer from cards")
-            game = self.bridge.call("createEuchreGame", ["0", "1", "2", "3"], -1, self.rules).value
-            game["currentDealer"] = dealer
-            game["scores"] = [{"teamId": 0, "score": scores[0]}, {"teamId": 1, "score": scores[1]}]
-            self.set_state_fields(game)
-            self.hand_number, self.hand_points, self.pending, self.awaiting_deal = 0, None, None, True
-            return {"state": self.observation()}
-        return answer_in_game(message, self.ref is not None, self.deal, self.act, self.observation)
+    def take_rules(self, message: dict[str, Any]) -> None:
+        options = message.get("options") or {}
+        self.rules = {"stickTheDealer": bool(options.get("stick-the-dealer")),
+                      "canadianLoner": bool(options.get("canadian-loner"))}
+
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        game = self.bridge.call("createEuchreGame", ["0", "1", "2", "3"], -1, self.rules).value
+        game["currentDealer"] = dealer
+        game["scores"] = [{"teamId": 0, "score": scores[0]}, {"teamId": 1, "score": scores[1]}]
+        self.set_state_fields(game)
+        self.hand_number, self.hand_points, self.pending, self.awaiting_deal = 0, None, None, True
+        return self.observation()
+
+    def in_game(self) -> bool:
+        return self.ref is not None
 
     # -- engine calls --
     def keep(self, result: Result) -> None:

@@ -45,10 +45,9 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (answer_in_game, blank_state, check_deal_awaited, check_turn, checked_deal,  # noqa: E402
-                             checkout_commit, dealer_and_scores, declared_options_check, engine_dir, Handler,
-                             hello_reply, pack, run_adapter, table_target)
+from adapter_support import blank_state, checked_deal, checkout_commit, engine_dir, Handler, pack, run_adapter  # noqa: E402
 from jsonl_server import Refused  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
 
 PACK = pack()
 WORKER_TIMEOUT = float(os.environ.get("EUCHRE_PLT_ADAPTER_TIMEOUT", "5"))
@@ -332,8 +331,12 @@ class Game:
         return state
 
 
-class Adapter:
+class Adapter(OneVariantAdapter):
     """The protocol's side: one ``Game`` at a time, abandoned games' workers ended."""
+
+    NAME, LANGUAGE, URL = "euchre-plt (crashka)", "Python", "https://github.com/crashka/euchre-plt"
+    VARIANT, DECLARED, WHO = "euchre", DECLARED_OPTIONS, "euchre-plt"
+    NO_FIRST_DEALER = "euchre-plt cannot choose the first dealer from cards"
 
     def __init__(self, engine: Engine, commit: str = "unknown") -> None:
         self.engine = engine
@@ -342,28 +345,28 @@ class Adapter:
         self.target = 10
         self.game: Game | None = None
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message.get("type")
-        if kind == "hello":
-            return hello_reply("euchre-plt (crashka)", self.commit, "Python", "https://github.com/crashka/euchre-plt",
-                               "euchre", DECLARED_OPTIONS)
-        if kind == "rules":
-            self.rules_ok = False
-            declared_options_check(message, "euchre", DECLARED_OPTIONS, "euchre-plt")
-            self.target = table_target(message)
-            self.rules_ok = True
-            return {}
-        if kind == "bye":
-            self.drop()
-            return {}
-        if kind == "new_game":
-            dealer, scores = dealer_and_scores(message, self.rules_ok, 2, "euchre-plt cannot choose the first dealer from cards")
-            self.drop()
-            self.game = Game(self.engine, dealer, scores, self.target)
-            return {"state": self.game.observation()}
-        game = self.game
-        return answer_in_game(message, game is not None, lambda m: game.deal(m), lambda seat, action: game.act(seat, action),
-                              lambda: game.usable_observation())
+    def take_rules(self, message: dict[str, Any]) -> None:
+        self.target = table_target(message)
+
+    def end(self) -> None:
+        self.drop()
+
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        self.drop()
+        self.game = Game(self.engine, dealer, scores, self.target)
+        return self.game.observation()
+
+    def in_game(self) -> bool:
+        return self.game is not None
+
+    def deal(self, message: dict[str, Any]) -> None:
+        self.game.deal(message)
+
+    def act(self, seat: int, action: str) -> None:
+        self.game.act(seat, action)
+
+    def observation(self) -> dict[str, Any]:
+        return self.game.usable_observation()
 
     def drop(self) -> None:
         """End the game in progress, if any."""

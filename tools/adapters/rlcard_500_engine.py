@@ -42,10 +42,10 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (answer_in_game, bare_package, blank_state, check_deal_awaited, check_turn,  # noqa: E402
-                             checked_deal, checkout_commit, dealer_and_scores, declared_options_check, engine_dir,
-                             Handler, hello_reply, pack, run_adapter)
+from adapter_support import (bare_package, blank_state, checked_deal, checkout_commit, engine_dir, Handler,  # noqa: E402
+                             pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
@@ -110,9 +110,13 @@ def load_engine() -> tuple[Any, str]:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter:
+class Adapter(OneVariantAdapter):
     """The protocol's side: the engine's game object, with the protocol's record of the hand
     (tricks, contract) kept beside it, as the engine keeps none it could be read from."""
+
+    NAME, LANGUAGE, URL = "rlcard-500 (campbellborder)", "Python", "https://github.com/campbellborder/rlcard-500"
+    VARIANT, DECLARED, WHO = "five-hundred-four", DECLARED_OPTIONS, "rlcard-500"
+    NO_FIRST_DEALER = "rlcard-500 cannot cut for the first deal"
 
     def __init__(self, game_module: Any, commit: str = "unknown") -> None:
         self.module = game_module
@@ -125,28 +129,17 @@ class Adapter:
         self.pending_joker: list[Any] | None = None
         self.before = [0, 0]
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message.get("type")
-        if kind == "hello":
-            return hello_reply("rlcard-500 (campbellborder)", self.commit, "Python",
-                               "https://github.com/campbellborder/rlcard-500", "five-hundred-four", DECLARED_OPTIONS)
-        if kind == "rules":
-            self.rules_ok = False
-            declared_options_check(message, "five-hundred-four", DECLARED_OPTIONS, "rlcard-500")
-            self.rules_ok = True
-            return {}
-        if kind == "bye":
-            return {}
-        if kind == "new_game":
-            dealer, scores = dealer_and_scores(message, self.rules_ok, 2, "rlcard-500 cannot cut for the first deal")
-            self.game = self.module.FiveHundredGame()
-            self.rng = _Scripted()
-            self.game.np_random = self.rng
-            self.game.scores = tuple(scores)
-            self.round, self.pending_joker = None, None
-            self.state = {**blank_state(2), "dealer": dealer, "scores": list(scores)}
-            return {"state": self.observation()}
-        return answer_in_game(message, self.game is not None, self.deal, self.act, self.observation)
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        self.game = self.module.FiveHundredGame()
+        self.rng = _Scripted()
+        self.game.np_random = self.rng
+        self.game.scores = tuple(scores)
+        self.round, self.pending_joker = None, None
+        self.state = {**blank_state(2), "dealer": dealer, "scores": list(scores)}
+        return self.observation()
+
+    def in_game(self) -> bool:
+        return self.game is not None
 
     def deal(self, message: dict[str, Any]) -> None:
         check_deal_awaited(self.state["game_over"], self.round is None)

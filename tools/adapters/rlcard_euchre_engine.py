@@ -38,10 +38,10 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (EngineMissing, answer_in_game, bare_package, blank_state, check_deal_awaited,  # noqa: E402
-                             check_turn, checked_deal, checkout_commit, dealer_and_scores, declared_options_check,
-                             engine_dir, Handler, hello_reply, pack, run_adapter, table_target)
+from adapter_support import (EngineMissing, bare_package, blank_state, checked_deal, checkout_commit,  # noqa: E402
+                             engine_dir, Handler, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, hello_reply, table_target  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
@@ -163,9 +163,12 @@ class _Scripted:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter:
+class Adapter(OneVariantAdapter):
     """The protocol's side: the game around RLCard's one hand, and the hand's record (maker,
     tricks) kept beside the engine, which keeps none it could be read from."""
+
+    LANGUAGE, VARIANT, DECLARED, WHO = "Python", "euchre", DECLARED_OPTIONS, "RLCard-Euchre"
+    NO_FIRST_DEALER = "RLCard-Euchre cannot choose the first dealer from cards"
 
     def __init__(self, engine: Engine | None = None) -> None:
         self.engine = engine
@@ -182,26 +185,18 @@ class Adapter:
         name = "RLCard-Euchre (" + ("W23-Euchre-Reinforcement-Learning" if w23 else "euchre_rl") + ")"
         url = ("https://github.com/MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning" if w23
                else "https://github.com/mbrine555/euchre_rl")
-        return hello_reply(name, engine.commit, "Python", url, "euchre", DECLARED_OPTIONS)
+        return hello_reply(name, engine.commit, self.LANGUAGE, url, self.VARIANT, self.DECLARED)
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message.get("type")
-        if kind == "hello":
-            return self.hello()
-        if kind == "rules":
-            self.rules_ok = False
-            declared_options_check(message, "euchre", DECLARED_OPTIONS, "RLCard-Euchre")
-            self.target = table_target(message)
-            self.rules_ok = True
-            return {}
-        if kind == "bye":
-            return {}
-        if kind == "new_game":
-            dealer, scores = dealer_and_scores(message, self.rules_ok, 2, "RLCard-Euchre cannot choose the first dealer from cards")
-            self.state = {**blank_state(2), "dealer": dealer, "scores": scores}
-            self.game, self.started = None, True
-            return {"state": self.observation()}
-        return answer_in_game(message, self.started, self.deal, self.act, self.observation)
+    def take_rules(self, message: dict[str, Any]) -> None:
+        self.target = table_target(message)
+
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        self.state = {**blank_state(2), "dealer": dealer, "scores": scores}
+        self.game, self.started = None, True
+        return self.observation()
+
+    def in_game(self) -> bool:
+        return self.started
 
     def deal(self, message: dict[str, Any]) -> None:
         check_deal_awaited(self.state["game_over"], self.game is None)

@@ -1,0 +1,137 @@
+"""The protocol's requests answered for an adapter of an engine that plays one variant: the
+part of every adapter that does not depend on its engine. ``OneVariantAdapter.handle`` takes
+each request in the protocol's order of checks (``hello``, ``rules`` against what was
+declared, ``bye``, ``new_game`` with a given dealer, then ``deal``, ``act``, ``state`` and
+``legal`` within a game) and leaves the engine's part to the subclass's hooks.
+
+The six adapters of engines written elsewhere each had this dispatch, and the refusals below,
+as a copy of the same lines. One copy keeps their categories, wording and order the same, so
+a difference between two engines' reports is the engines', never their adapters'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adapter_support import checked_act, declared_options_check, new_game_setup
+from jsonl_server import Refused
+
+IN_GAME = ("deal", "act", "state", "legal")
+
+
+def hello_reply(name: str, version: str, language: str, url: str, variant: str,
+                options: dict[str, list[Any]]) -> dict[str, Any]:
+    """The ``hello`` reply of an adapter that plays one variant with the declared options and
+    no command: only the engine's facts differ between adapters."""
+    return {"protocol": 1, "engine": {"name": name, "version": version, "language": language, "url": url},
+            "variants": {variant: {"options": options}}, "commands": []}
+
+
+def table_target(message: dict[str, Any], default: int = 10) -> int:
+    """The game target of a ``rules`` request's table (``default`` when the table gives none),
+    for an engine that is told its target rather than declaring a fixed one."""
+    return (message.get("table") or {}).get("game", {}).get("target", default)
+
+
+def check_deal_awaited(game_over: bool, awaiting: bool) -> None:
+    """Refuse a ``deal`` (``wrong_phase``) after the game or while a hand is in progress, the
+    game's end named first."""
+    if game_over:
+        raise Refused("wrong_phase", "the game is over")
+    if not awaiting:
+        raise Refused("wrong_phase", "a hand is in progress")
+
+
+def check_turn(seat: int, to_act: int | None, game_over: bool) -> None:
+    """Refuse an ``act`` when no one is to act (``wrong_phase``, saying whether the game is over
+    or a deal is awaited) or when ``seat`` is not the one to act (``out_of_turn``), before the
+    engine is asked whether the action is legal."""
+    if to_act is None:
+        raise Refused("wrong_phase", "no one is to act: " + ("the game is over" if game_over else "a deal is awaited"))
+    if seat != to_act:
+        raise Refused("out_of_turn", f"seat {seat} acted but seat {to_act} is to act")
+
+
+class OneVariantAdapter:
+    """An adapter's protocol side. A subclass names its engine and what it declares (the
+    upper-case attributes) and supplies the engine's part: ``new_game``, ``in_game``, ``deal``,
+    ``act`` and ``observation`` (and ``take_rules``, ``end`` where the engine needs them).
+
+    The engines driven so far cannot choose a first dealer from cards, so ``first_dealer`` is
+    refused as ``unsupported`` with ``NO_FIRST_DEALER`` as the reason."""
+
+    NAME: str                          # the engine, in hello
+    LANGUAGE: str
+    URL: str
+    VARIANT: str
+    DECLARED: dict[str, list[Any]]     # option -> the values it plays
+    WHO: str                           # how a refusal of rules names the engine
+    NO_FIRST_DEALER: str
+    UNITS = 2                          # the scores' units: sides, or players who score alone
+
+    commit = "unknown"
+    rules_ok = False
+
+    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The reply to one request (a refusal raised as ``Refused``)."""
+        kind = message.get("type")
+        if kind == "hello":
+            return self.hello()
+        if kind == "rules":
+            self.rules_ok = False
+            declared_options_check(message, self.VARIANT, self.DECLARED, self.WHO)
+            self.take_rules(message)
+            self.rules_ok = True
+            return {}
+        if kind == "bye":
+            self.end()
+            return {}
+        if kind == "new_game":
+            if not self.rules_ok:
+                raise Refused("wrong_phase", "no rules: send rules first")
+            dealer, first, scores = new_game_setup(message, 4, self.UNITS)
+            if first is not None:
+                raise Refused("unsupported", self.NO_FIRST_DEALER)
+            return {"state": self.new_game(message, dealer, scores)}
+        if kind not in IN_GAME:
+            raise Refused("bad_message", f"unknown message type {kind!r}")
+        if not self.in_game():
+            raise Refused("wrong_phase", "no game: send new_game first")
+        if kind == "deal":
+            self.deal(message)
+        elif kind == "act":
+            self.act(*checked_act(message))
+        state = self.observation()
+        if kind == "legal":
+            return {"to_act": state["to_act"], "legal": state["legal"]}
+        return {"state": state}
+
+    def hello(self) -> dict[str, Any]:
+        """The ``hello`` reply from the engine's facts."""
+        return hello_reply(self.NAME, self.commit, self.LANGUAGE, self.URL, self.VARIANT, self.DECLARED)
+
+    def take_rules(self, message: dict[str, Any]) -> None:
+        """Read what the engine is told of accepted rules (nothing, unless overridden)."""
+
+    def end(self) -> None:
+        """At ``bye``: release what the engine holds (nothing, unless overridden)."""
+
+    def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
+        """Start a game with this first dealer and these scores; its state."""
+        raise NotImplementedError
+
+    def in_game(self) -> bool:
+        """Whether a game was started (requests within a game are refused before)."""
+        raise NotImplementedError
+
+    def deal(self, message: dict[str, Any]) -> None:
+        """Deal the request's cards (refused as the protocol says where they cannot be)."""
+        raise NotImplementedError
+
+    def act(self, seat: int, action: str) -> None:
+        """Take ``seat``'s ``action`` (refused where it is out of turn or the engine does not take it)."""
+        raise NotImplementedError
+
+    def observation(self) -> dict[str, Any]:
+        """The protocol's state, read from the engine."""
+        raise NotImplementedError
