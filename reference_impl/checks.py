@@ -360,6 +360,16 @@ def _lone_defender_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield where + ("lead", j, "seat"), "defender-alone names no seat unless a defender defends alone: give the rule when: {defender-alone: true}"
 
 
+def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """`holds` with nothing but `of` asks for at least none of the cards: it always holds, so
+    a rule written with it would apply to everyone."""
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, condition in _conditions(sections, ()):
+        holds = condition.get("holds")
+        if isinstance(holds, dict) and not any(k in holds for k in ("at-least", "at-most", "only")):
+            yield path + ("holds",), "holds with only `of` always holds: say how many (at-least, at-most) or only: true"
+
+
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A suit a step may name, or fixes as trumps, must be in the pack (the interpreter has no
     such suit to play)."""
@@ -679,7 +689,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

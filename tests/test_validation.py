@@ -311,3 +311,11 @@ def test_rows_that_score_only_some_makers_are_refused_naming_the_seat(tmp_path):
     messages = [p.message for p in variant_problems(path)]
     assert any("no scoring row scores a hand in which the makers take 3 tricks, made by the eldest hand" in m
                for m in messages), messages
+
+
+def test_holds_that_counts_nothing_is_refused(tmp_path):
+    """`holds: {of: ...}` alone asks for at least none of the cards: true of every hand."""
+    path = broken_copy(tmp_path, 'eligible: {holds: {of: {ranks: ["9", T]}, at-least: 3}}',
+                       'eligible: {holds: {of: {ranks: ["9", T]}}}')
+    found = [p for p in variant_problems(path) if "holds with only `of` always holds" in p.message]
+    assert found and found[0].path.startswith("$.options.farmers-hand") and found[0].line, found
