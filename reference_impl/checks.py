@@ -361,13 +361,20 @@ def _lone_defender_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 
 
 def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
-    """`holds` with nothing but `of` asks for at least none of the cards: it always holds, so
-    a rule written with it would apply to everyone."""
+    """`holds` with nothing but `of` asks for at least none of the cards, `counter` without
+    `at-least` and an empty `score` for nothing: each always holds, so a rule written with it
+    would apply to everyone."""
     sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
     for path, condition in _conditions(sections, ()):
         holds = condition.get("holds")
         if isinstance(holds, dict) and not any(k in holds for k in ("at-least", "at-most", "only")):
             yield path + ("holds",), "holds with only `of` always holds: say how many (at-least, at-most) or only: true"
+        counter = condition.get("counter")
+        if isinstance(counter, dict) and "at-least" not in counter:
+            yield path + ("counter",), "counter without at-least always holds: say how many (at-least)"
+        score = condition.get("score")
+        if isinstance(score, dict) and not score:
+            yield path + ("score",), "score without at-least or at-most always holds"
 
 
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:

@@ -319,3 +319,15 @@ def test_holds_that_counts_nothing_is_refused(tmp_path):
                        'eligible: {holds: {of: {ranks: ["9", T]}}}')
     found = [p for p in variant_problems(path) if "holds with only `of` always holds" in p.message]
     assert found and found[0].path.startswith("$.options.farmers-hand") and found[0].line, found
+
+
+@pytest.mark.parametrize("condition, says", [({"counter": {"id": "tokens"}}, "counter without at-least"),
+                                             ({"score": {}}, "score without at-least or at-most")])
+def test_a_counter_or_score_condition_that_asks_nothing_is_refused(condition, says):
+    import copy
+    from reference_impl.checks import semantic_problems
+    from reference_impl.resolve import resolve
+    table = copy.deepcopy(resolve("euchre", {"four-trick-tokens": True}).table)
+    table["game"]["win-requires"] = condition
+    [message] = [m for p, m in semantic_problems(table) if p[:2] == ("game", "win-requires")]
+    assert message.startswith(f"{says} always holds")
