@@ -377,6 +377,29 @@ def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             yield path + ("score",), "score without at-least or at-most always holds"
 
 
+AFTER_PLAY = ("maker-tricks", "defender-tricks", "self-tricks", "trick-sequence", "made", "reneged", "renege-claimed")
+
+
+def _too_early(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A step up to the play (and the play's choice of leader) is decided before any trick:
+    a condition there on tricks won, on the contract made or on a renege holds the same for
+    every hand (no tricks, not made), so the rule it guards never varies as written."""
+    plays = [i for i, s in enumerate(t["hand"]) if s["kind"] == "play"]
+    last = plays[0] if plays else len(t["hand"]) - 1
+    for i, step in enumerate(t["hand"][:last + 1]):
+        places: list[tuple[tuple[Any, ...], Any]] = [((key,), step.get(key)) for key in ("when", "eligible", "forced")]
+        places += [(("takes", j, "when"), take.get("when")) for j, take in enumerate(step.get("takes", []))]
+        places += [(("lead", j, "when"), rule.get("when")) for j, rule in enumerate(step.get("lead", []))]
+        for where, condition in places:
+            if not isinstance(condition, dict):
+                continue
+            for path, inner in [((), condition)] + list(_conditions(condition, ())):
+                for key in AFTER_PLAY:
+                    if key in inner:
+                        yield ("hand", i) + where + path + (key,), (
+                            f"{key} is about the tricks, and no trick has been played when this is decided")
+
+
 def _strains(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A suit a step may name, or fixes as trumps, must be in the pack (the interpreter has no
     such suit to play)."""
@@ -696,7 +719,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -331,3 +331,12 @@ def test_a_counter_or_score_condition_that_asks_nothing_is_refused(condition, sa
     table["game"]["win-requires"] = condition
     [message] = [m for p, m in semantic_problems(table) if p[:2] == ("game", "win-requires")]
     assert message.startswith(f"{says} always holds")
+
+
+def test_a_condition_on_tricks_before_any_trick_is_refused(tmp_path):
+    """Going alone only when the makers took no trick: true of every hand, since the offer
+    comes before the play."""
+    path = broken_copy(tmp_path, "{id: going-alone, kind: offer, phase: alone, to: maker,",
+                       "{id: going-alone, kind: offer, phase: alone, when: {maker-tricks: 0}, to: maker,")
+    found = [p for p in variant_problems(path) if "no trick has been played when this is decided" in p.message]
+    assert found and found[0].path.endswith(".when.maker-tricks") and found[0].line == line_of(path, "when: {maker-tricks: 0}")
