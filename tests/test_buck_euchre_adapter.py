@@ -2,23 +2,21 @@
 replayed on a recorded exchange (no node, no engine), and, where the engine is checked out
 (BUCK_EUCHRE_DIR), the table's cases of its own readings passing."""
 
-import pytest
-
-from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays, fixture, needs_engine
 
 import buck_euchre_engine as adapter
-from replay_exchange import check_cases, load, replay
+from replay_exchange import check_cases
+
+FIXTURE = "buck_euchre_exchange.json"
 
 
 def test_recorded_exchange_replays_to_the_same_replies():
-    fixture = load(FIXTURES / "buck_euchre_exchange.json")
-    for request, recorded, replayed in replay(lambda bridge, commit: adapter.Adapter(bridge, commit), fixture):
-        assert replayed == recorded, request
+    assert_replays(adapter.Adapter, FIXTURE)
 
 
 def test_the_recording_asks_stay_or_drop_from_the_makers_left():
-    fixture = load(FIXTURES / "buck_euchre_exchange.json")
-    states = [item["reply"]["state"] for item in fixture["protocol"]
+    recorded = fixture(FIXTURE)
+    states = [item["reply"]["state"] for item in recorded["protocol"]
               if item["request"]["type"] in ("act", "deal") and item["reply"].get("state")]
     asked = [s["to_act"] for s in states if s["phase"] == "stay-or-drop"]
     maker = next(s["maker"] for s in states if s["phase"] == "stay-or-drop")
@@ -33,11 +31,10 @@ def test_deck_order_and_card_ids():
 
 
 def test_missing_engine_names_the_variable():
-    status, stderr = missing_engine_message("buck_euchre_engine.py", "BUCK_EUCHRE_DIR")
-    assert status == 2 and "BUCK_EUCHRE_DIR" in stderr
+    assert_missing_engine_named("buck_euchre_engine.py", "BUCK_EUCHRE_DIR")
 
 
-@pytest.mark.skipif(not engine_present("BUCK_EUCHRE_DIR"), reason="set BUCK_EUCHRE_DIR to a checkout of doenjon/buckEuchre")
+@needs_engine("BUCK_EUCHRE_DIR", "doenjon/buckEuchre")
 def test_the_table_of_its_readings_runs():
     cases = check_cases(ADAPTERS / "buck_euchre_engine.py", ["buck-auction-*"])
     assert cases["buck-auction-euchred-five-only"]["outcome"] == "pass", cases["buck-auction-euchred-five-only"]

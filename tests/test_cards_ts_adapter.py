@@ -2,23 +2,21 @@
 node, no engine), and, where the engine is checked out (CARDS_TS_DIR), the suite finding the
 same dealer dealing again after a double all-pass."""
 
-import pytest
-
-from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays, fixture, needs_engine
 
 import cards_ts_engine as adapter
-from replay_exchange import check_cases, load, replay
+from replay_exchange import check_cases
+
+FIXTURE = "cards_ts_exchange.json"
 
 
 def test_recorded_exchange_replays_to_the_same_replies():
-    fixture = load(FIXTURES / "cards_ts_exchange.json")
-    for request, recorded, replayed in replay(lambda bridge, commit: adapter.Adapter(bridge, commit), fixture):
-        assert replayed == recorded, request
+    assert_replays(adapter.Adapter, FIXTURE)
 
 
 def test_the_recording_shows_the_same_dealer_after_all_passed():
-    fixture = load(FIXTURES / "cards_ts_exchange.json")
-    last = [item for item in fixture["protocol"] if item["request"]["type"] == "act"][-1]["reply"]["state"]
+    recorded = fixture(FIXTURE)
+    last = [item for item in recorded["protocol"] if item["request"]["type"] == "act"][-1]["reply"]["state"]
     assert last["phase"] == "deal" and last["hand_points"] == [0, 0] and last["dealer"] == 0    # the rules say 1
 
 
@@ -30,11 +28,10 @@ def test_deck_order_deals_from_the_dealer_round_the_table():
 
 
 def test_missing_engine_names_the_variable():
-    status, stderr = missing_engine_message("cards_ts_engine.py", "CARDS_TS_DIR")
-    assert status == 2 and "CARDS_TS_DIR" in stderr
+    assert_missing_engine_named("cards_ts_engine.py", "CARDS_TS_DIR")
 
 
-@pytest.mark.skipif(not engine_present("CARDS_TS_DIR"), reason="set CARDS_TS_DIR to a checkout of johnameyer/cards-ts")
+@needs_engine("CARDS_TS_DIR", "johnameyer/cards-ts")
 def test_the_suite_finds_the_same_dealer_redealing():
     case = check_cases(ADAPTERS / "cards_ts_engine.py", ["no-lone-defence-all-pass-deal-passes-left"])[
         "no-lone-defence-all-pass-deal-passes-left"]

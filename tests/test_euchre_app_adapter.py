@@ -2,23 +2,20 @@
 node, no engine), and, where the engine is checked out (EUCHRE_APP_DIR), the suite finding
 the three defects a hand probe found."""
 
-import pytest
-
-from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays, first_exchange, fixture, needs_engine
 
 import euchre_app_engine as adapter
-from replay_exchange import check_cases, load, replay
+from replay_exchange import check_cases
+
+FIXTURE = "euchre_app_exchange.json"
 
 
 def test_recorded_exchange_replays_to_the_same_replies():
-    fixture = load(FIXTURES / "euchre_app_exchange.json")
-    for request, recorded, replayed in replay(lambda bridge, commit: adapter.Adapter(bridge, commit), fixture):
-        assert replayed == recorded, request
+    assert_replays(adapter.Adapter, FIXTURE)
 
 
 def test_the_recording_shows_the_engine_accepting_another_suit_in_round_one():
-    fixture = load(FIXTURES / "euchre_app_exchange.json")
-    deal = next(item for item in fixture["protocol"] if item["request"]["type"] == "deal")
+    deal = first_exchange(fixture(FIXTURE), "deal")
     assert set(deal["reply"]["state"]["legal"]) == {"pass", "order", "call:C", "call:D", "call:H", "call:S"}
     assert deal["reply"]["state"]["hands"] == deal["request"]["hands"]      # the shuffle numbers laid the deal out
 
@@ -38,11 +35,10 @@ def test_card_ids():
 
 
 def test_missing_engine_names_the_variable():
-    status, stderr = missing_engine_message("euchre_app_engine.py", "EUCHRE_APP_DIR")
-    assert status == 2 and "EUCHRE_APP_DIR" in stderr
+    assert_missing_engine_named("euchre_app_engine.py", "EUCHRE_APP_DIR")
 
 
-@pytest.mark.skipif(not engine_present("EUCHRE_APP_DIR"), reason="set EUCHRE_APP_DIR to a checkout of sclarke500/euchre-app")
+@needs_engine("EUCHRE_APP_DIR", "sclarke500/euchre-app")
 def test_the_suite_finds_the_three_bidding_defects():
     cases = check_cases(ADAPTERS / "euchre_app_engine.py", ["no-lone-defence-round-*"])
     for case_id, clause in (("no-lone-defence-round-1-only-the-upcard-suit", "round-1"),

@@ -3,36 +3,32 @@ needed), and, where the engine is checked out (EUCHRE_PLT_DIR), the exchange rep
 and the corpus run on it: the hand probe found no defect, the suite finds one order of
 steps (the dealer discards before a lone defence is offered)."""
 
-import pytest
+from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays_live, first_exchange, fixture, needs_engine
 
-from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+from replay_exchange import check_cases
 
-from replay_exchange import check_cases, load, replay_live
-
-FIXTURE = FIXTURES / "euchre_plt_exchange.json"
+FIXTURE = "euchre_plt_exchange.json"
 
 
 def test_the_recorded_exchange_shows_the_deal_and_the_discard_before_the_lone_defence():
-    fixture = load(FIXTURE)
-    deal = next(item for item in fixture["protocol"] if item["request"]["type"] == "deal")
+    recorded = fixture(FIXTURE)
+    deal = first_exchange(recorded, "deal")
     assert deal["reply"]["state"]["hands"] == deal["request"]["hands"]
-    phases = [item["reply"]["state"]["phase"] for item in fixture["protocol"] if item["request"]["type"] == "act"
+    phases = [item["reply"]["state"]["phase"] for item in recorded["protocol"] if item["request"]["type"] == "act"
               and item["reply"].get("ok")]
     assert phases[:2] == ["alone", "discard"]          # order, alone: then euchre-plt asks the dealer's discard
 
 
 def test_missing_engine_names_the_variable():
-    status, stderr = missing_engine_message("euchre_plt_engine.py", "EUCHRE_PLT_DIR")
-    assert status == 2 and "EUCHRE_PLT_DIR" in stderr
+    assert_missing_engine_named("euchre_plt_engine.py", "EUCHRE_PLT_DIR")
 
 
-@pytest.mark.skipif(not engine_present("EUCHRE_PLT_DIR"), reason="set EUCHRE_PLT_DIR to a checkout of crashka/euchre-plt")
+@needs_engine("EUCHRE_PLT_DIR", "crashka/euchre-plt")
 def test_recorded_exchange_replays_live():
-    for recorded, now in replay_live(ADAPTERS / "euchre_plt_engine.py", load(FIXTURE)):
-        assert now == recorded
+    assert_replays_live("euchre_plt_engine.py", FIXTURE)
 
 
-@pytest.mark.skipif(not engine_present("EUCHRE_PLT_DIR"), reason="set EUCHRE_PLT_DIR to a checkout of crashka/euchre-plt")
+@needs_engine("EUCHRE_PLT_DIR", "crashka/euchre-plt")
 def test_the_corpus_passes_but_for_the_order_of_discard_and_lone_defence():
     cases = check_cases(ADAPTERS / "euchre_plt_engine.py", ["made-three-tricks", "trump-rank-order", "lone-maker-euchred"])
     assert cases["made-three-tricks"]["outcome"] == "pass" and cases["trump-rank-order"]["outcome"] == "pass"

@@ -3,21 +3,19 @@ recorded exchange (no engine needed), and, where the engine is checked out (RLCA
 the exchange replayed live and the suite finding its two known defects: after three passes
 the fourth player may not pass, and points for defence tricks carry a side past 490."""
 
-import pytest
-
-from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays_live, first_exchange, fixture, needs_engine
 
 import rlcard_500_engine as adapter
-from replay_exchange import check_cases, load, replay_live
+from replay_exchange import check_cases
 
-FIXTURE = FIXTURES / "rlcard_500_exchange.json"
+FIXTURE = "rlcard_500_exchange.json"
 
 
 def test_the_recorded_deal_was_dealt_as_asked_and_the_fourth_player_could_not_pass():
-    fixture = load(FIXTURE)
-    deal = next(item for item in fixture["protocol"] if item["request"]["type"] == "deal")
+    recorded = fixture(FIXTURE)
+    deal = first_exchange(recorded, "deal")
     assert deal["reply"]["state"]["hands"] == deal["request"]["hands"]
-    acts = [item for item in fixture["protocol"] if item["request"]["type"] == "act"]
+    acts = [item for item in recorded["protocol"] if item["request"]["type"] == "act"]
     assert "pass" not in acts[2]["reply"]["state"]["legal"]            # after three passes: recorded from the engine
     assert acts[3]["reply"] == {"ok": False, "error": {"category": "illegal_action",
                                                        "message": "rlcard-500's judger does not list 'pass'"}}
@@ -32,17 +30,15 @@ def test_deck_order_follows_deal_cards():
 
 
 def test_missing_engine_names_the_variable():
-    status, stderr = missing_engine_message("rlcard_500_engine.py", "RLCARD_500_DIR")
-    assert status == 2 and "RLCARD_500_DIR" in stderr
+    assert_missing_engine_named("rlcard_500_engine.py", "RLCARD_500_DIR")
 
 
-@pytest.mark.skipif(not engine_present("RLCARD_500_DIR"), reason="set RLCARD_500_DIR to a checkout of campbellborder/rlcard-500")
+@needs_engine("RLCARD_500_DIR", "campbellborder/rlcard-500")
 def test_recorded_exchange_replays_live():
-    for recorded, now in replay_live(ADAPTERS / "rlcard_500_engine.py", load(FIXTURE)):
-        assert now == recorded
+    assert_replays_live("rlcard_500_engine.py", FIXTURE)
 
 
-@pytest.mark.skipif(not engine_present("RLCARD_500_DIR"), reason="set RLCARD_500_DIR to a checkout of campbellborder/rlcard-500")
+@needs_engine("RLCARD_500_DIR", "campbellborder/rlcard-500")
 def test_the_suite_finds_both_defects():
     cases = check_cases(ADAPTERS / "rlcard_500_engine.py", ["five-hundred-four-no-bid-thrown-in", "five-hundred-four-defence-stops-at-490"])
     no_bid = cases["five-hundred-four-no-bid-thrown-in"]

@@ -7,24 +7,22 @@ import os
 
 import pytest
 
-from adapter_test_support import ADAPTERS, FIXTURES, engine_present, missing_engine_message
+from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays_live, first_exchange, fixture, needs_engine
 
 import rlcard_euchre_engine as adapter
-from replay_exchange import check_cases, load, replay_live
+from replay_exchange import check_cases
 
-FIXTURE = FIXTURES / "rlcard_euchre_exchange.json"
+FIXTURE = "rlcard_euchre_exchange.json"
 
 
 def test_the_recorded_deal_was_dealt_as_asked():
-    fixture = load(FIXTURE)
-    deal = next(item for item in fixture["protocol"] if item["request"]["type"] == "deal")
+    deal = first_exchange(fixture(FIXTURE), "deal")
     assert deal["reply"]["state"]["hands"] == deal["request"]["hands"]
     assert deal["reply"]["state"]["legal"] == ["order", "pass"]          # RLCard's ['pick', 'pass']
 
 
 def test_every_recorded_action_maps_to_the_engine_and_back():
-    fixture = load(FIXTURE)
-    actions = {a for item in fixture["protocol"] for a in (item["reply"].get("state") or {}).get("legal", [])}
+    actions = {a for item in fixture(FIXTURE)["protocol"] for a in (item["reply"].get("state") or {}).get("legal", [])}
     assert {"order", "pass"} <= actions and any(a.startswith("play:") for a in actions)
     for action in actions:
         assert adapter.protocol_action(adapter.engine_action(action)) == action
@@ -43,19 +41,17 @@ def test_custom_deck_follows_the_engines_documented_layout():
 
 
 def test_missing_engine_names_the_variable():
-    status, stderr = missing_engine_message("rlcard_euchre_engine.py", "RLCARD_EUCHRE_DIR")
-    assert status == 2 and "RLCARD_EUCHRE_DIR" in stderr
+    assert_missing_engine_named("rlcard_euchre_engine.py", "RLCARD_EUCHRE_DIR")
 
 
-@pytest.mark.skipif(not engine_present("RLCARD_EUCHRE_DIR"), reason="set RLCARD_EUCHRE_DIR to a checkout of an RLCard-Euchre copy")
+@needs_engine("RLCARD_EUCHRE_DIR", "an RLCard-Euchre copy")
 def test_recorded_exchange_replays_live():
     if "euchre_trick" in os.listdir(os.environ["RLCARD_EUCHRE_DIR"]):
         pytest.skip("the fixture was recorded on the W23 copy (its hello names it)")
-    for recorded, now in replay_live(ADAPTERS / "rlcard_euchre_engine.py", load(FIXTURE)):
-        assert now == recorded
+    assert_replays_live("rlcard_euchre_engine.py", FIXTURE)
 
 
-@pytest.mark.skipif(not engine_present("RLCARD_EUCHRE_DIR"), reason="set RLCARD_EUCHRE_DIR to a checkout of an RLCard-Euchre copy")
+@needs_engine("RLCARD_EUCHRE_DIR", "an RLCard-Euchre copy")
 def test_the_suite_finds_the_scoring_and_trick_defects():
     cases = check_cases(ADAPTERS / "rlcard_euchre_engine.py", ["stuck-dealer-no-lone-hands-*"])
     scoring = cases["stuck-dealer-no-lone-hands-euchre-scores-two"]

@@ -39,9 +39,9 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import blank_state, checked_deal, checkout_commit, engine_dir, Handler, pack, run_adapter  # noqa: E402
+from adapter_support import blank_state, checked_deal, checkout_commit, engine_dir, pack, run_adapter  # noqa: E402
 from jsonl_server import Refused  # noqa: E402
-from node_engine import NodeBridge, bundled  # noqa: E402
+from node_engine import NodeBridge, bundled, node_handler  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
 
 PACK = pack()
@@ -241,14 +241,8 @@ def engine_file() -> tuple[Path, str]:
     return built, checkout_commit(root)
 
 
-def start() -> Handler:
-    """The protocol handler on the bundled engine in node."""
-    built, commit = engine_file()
-    return Adapter(NodeBridge(built), commit).handle
-
-
 def main() -> int:
-    return run_adapter(start)
+    return run_adapter(lambda: node_handler(engine_file, Adapter))
 
 
 if __name__ == "__main__":

@@ -38,9 +38,9 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (also_standard_lone_defence, blank_state, checked_deal, checkout_commit,  # noqa: E402
-                             engine_dir, Handler, pack, run_adapter)
+                             engine_dir, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
-from node_engine import NodeBridge, Ref, bundled  # noqa: E402
+from node_engine import NodeBridge, Ref, bundled, node_handler  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
 
 PACK = pack()
@@ -220,15 +220,9 @@ def engine_file() -> tuple[Path, str]:
     return built, checkout_commit(root)
 
 
-def start() -> Handler:
-    """The protocol handler on the bundled engine in node."""
-    built, commit = engine_file()
-    return Adapter(NodeBridge(built), commit).handle
-
-
 def main() -> int:
     also_standard_lone_defence(DECLARED_OPTIONS, sys.argv[1:])
-    return run_adapter(start)
+    return run_adapter(lambda: node_handler(engine_file, Adapter))
 
 
 if __name__ == "__main__":

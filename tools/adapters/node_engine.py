@@ -14,7 +14,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 BRIDGE = Path(__file__).resolve().parent / "node_bridge.cjs"
 
@@ -37,6 +37,10 @@ class BridgeError(RuntimeError):
 
 
 class Result:
+    """A call's reply: the kept value's ``ref`` (None when nothing was kept), its plain-data
+    ``value``, and ``same``, whether the result was the very object passed first (an engine
+    answering an illegal action with the state it was given)."""
+
     def __init__(self, reply: dict[str, Any]):
         self.ref = Ref(reply["ref"]) if reply.get("ref") is not None else None
         self.value = reply.get("value")
@@ -44,7 +48,9 @@ class Result:
 
 
 class NodeBridge:
-    def __init__(self, engine_file: Path, record: str | None = None):
+    """node_bridge.cjs run on an engine's bundle, asked one JSON line at a time."""
+
+    def __init__(self, engine_file: Path, record: str | None = None) -> None:
         node = shutil.which("node")
         if node is None:
             raise SystemExit("node is not on PATH: the engine is JavaScript and needs it")
@@ -55,6 +61,8 @@ class NodeBridge:
         self.record = open(path, "a", encoding="utf-8") if path else None
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one request to the bridge and read its reply (recorded when asked); an error
+        thrown by the engine is raised as ``BridgeError``."""
         self.next_id += 1
         message = {"id": self.next_id, **message}
         self.process.stdin.write(json.dumps(message) + "\n")
@@ -71,6 +79,7 @@ class NodeBridge:
         return reply
 
     def call(self, fn: str, *args: Any, quiet: bool = False) -> Result:
+        """Call an exported function, its result kept in node (``quiet``: its value not sent back)."""
         return Result(self.request({"call": fn, "args": list(args), **({"quiet": True} if quiet else {})}))
 
     def value(self, fn: str, *args: Any) -> Any:
@@ -83,20 +92,33 @@ class NodeBridge:
                                     **({"quiet": True} if quiet else {})}))
 
     def probe(self, fn: str, args_list: list[list[Any]]) -> list[bool]:
+        """For each argument list, whether ``fn`` returned something other than its first
+        argument (an engine that returns the state it was given for an illegal action)."""
         if not args_list:
             return []
         return list(self.request({"probe": fn, "args_list": args_list})["changed"])
 
     def drop(self, refs: list[Ref]) -> None:
+        """Forget kept values in node."""
         if refs:
             self.request({"drop": [r.ref for r in refs]})
+
+
+def node_handler(engine_file: Callable[[], tuple[Path, str]],
+                 make_adapter: Callable[["NodeBridge", str], Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The protocol handler of an adapter of a JavaScript engine: ``engine_file`` finds (and
+    builds, once) the engine's bundle and its commit, the adapter is made on a bridge to it.
+    The three node adapters started so with the same lines; the tests make theirs on a
+    ``ReplayBridge`` instead."""
+    built, commit = engine_file()
+    return make_adapter(NodeBridge(built), commit).handle
 
 
 class ReplayBridge(NodeBridge):
     """Answers from a recorded exchange, checking that the adapter asks exactly what it asked
     when it was recorded."""
 
-    def __init__(self, exchanges: list[dict[str, Any]]):
+    def __init__(self, exchanges: list[dict[str, Any]]) -> None:
         self.exchanges = list(exchanges)
         self.next_id = 0
         self.record = None
