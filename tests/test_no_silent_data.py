@@ -629,6 +629,86 @@ PROBES.update({
 })
 
 
+# -- values: each value of an enumerated property where tables use it ---------------------------------
+def enum_values(key: str) -> list[Any]:
+    """The values the schema lists for a property (through a `$ref` and a `oneOf`)."""
+    defs = load_schema("variant.schema.json")["$defs"]
+    node = schema_properties()[key]
+    seen: list[Any] = []
+    pending = [node]
+    while pending:
+        part = pending.pop(0)
+        if "$ref" in part:
+            pending.append(defs[part["$ref"].split("/")[-1]])
+        seen += part.get("enum", [])
+        pending += part.get("oneOf", []) + part.get("anyOf", [])
+    return seen
+
+
+VALUE_WALK: list[tuple[str, str, str]] = [        # (variant, where in its table, the schema property)
+    ("euchre", "hand.round-2.stuck", "step.stuck"), ("euchre", "hand.round-1.from", "step.from"),
+    ("euchre", "hand.going-alone.to", "step.to"), ("euchre", "hand.defending-alone.to.from", "queue.from"),
+    ("euchre", "hand.defending-alone.to.seats", "queue.seats"), ("buck-euchre", "hand.stay-or-drop.to.seats", "queue.seats"),
+    ("euchre", "hand.dealer-pickup.takes.0.who", "take.who"), ("euchre", "hand.play.lead.1.seat", "leadRule.seat"),
+    ("euchre", "hand.going-alone.effect", "step.effect"),
+    ("euchre", "scoring.rows.made.award.0.to", "award.to"), ("call-ace", "scoring.rows.march.award.0.to", "award.to"),
+    ("buck-euchre", "scoring.rows.made.award.1.when.self", "condition.self"),
+    ("euchre", "scoring.rows.made.when.maker", "condition.maker"), ("call-ace", "scoring.rows.made.when.partner", "condition.partner"),
+    ("euchre", "scoring.rows.made.when.contract", "condition.contract"), ("ecarte", "scoring.rows.point.award.1.when.stood", "condition.stood"),
+    ("euchre", "players.sides", "players.sides"), ("buck-euchre", "players.sides", "players.sides"),
+    ("euchre", "game.first-dealer", "game.first-dealer"), ("five-hundred", "hand.no-bid.trumps", "step.trumps"),
+    ("five-hundred", "hand.auction.bids.6S.strain", "bid.strain"), ("five-hundred", "hand.auction.turns", "step.turns"),
+    ("buck-euchre", "hand.stay-or-drop.stop", "step.stop"), ("euchre", "hand.throw-in.next-dealer", "step.next-dealer"),
+    ("three-hand-dummy", "hand.exchange.takes.0.from", "take.from"), ("euchre", "game.direction", "game.direction"),
+    ("five-hundred", "ranking.no-trump.master-play", "ranking.no-trump.master-play"),
+    ("euchre", "hand.round-2.turned-down", "step.turned-down"), ("euchre", "hand.play.renege", "step.renege"),
+]
+
+# A value that plays as the table's own does here, and why that is right (not silent).
+SAME_HERE = {
+    ("euchre", "hand.defending-alone.to.from", "maker"): "the defenders asked from the maker start at the maker's left",
+    ("euchre", "hand.defending-alone.to.seats", "others"): "with the maker alone, his partner sits out: the others are the defenders",
+    ("buck-euchre", "hand.stay-or-drop.to.seats", "defenders"): "each plays alone: the defenders are all but the maker",
+    ("euchre", "scoring.rows.made.award.0.to", "maker"): "in teams the maker's unit is the makers'",
+    ("call-ace", "scoring.rows.march.award.0.to", "partner"): "the march row is reached only with a called partner "
+                                                              "(lone-march scores the rest), who is the maker's side",
+    ("buck-euchre", "scoring.rows.made.award.1.when.self", "not-maker"): "the award is for a seat that took no trick, never "
+                                                                        "the maker of a contract made",
+    ("buck-euchre", "scoring.rows.made.award.1.when.self", "defender"): "as not-maker: each plays alone, every other seat defends",
+    ("call-ace", "scoring.rows.made.when.partner", "called"): "the rows before it score every hand without a called partner",
+    ("euchre", "scoring.rows.made.when.contract", "any"): "every hand of Euchre that is scored has a maker",
+    ("buck-euchre", "players.sides", "maker-against-rest"): "Buck Euchre scores each seat's own tricks: the sides change "
+                                                            "only `defenders` awards and partners' play rules, which it has none of",
+    ("euchre", "game.direction", "up"): "up is the default",
+    ("euchre", "hand.play.renege", "forbidden"): "forbidden is the default",
+}
+
+
+@pytest.mark.parametrize("variant, where, key", VALUE_WALK, ids=[f"{v}:{w}" for v, w, _ in VALUE_WALK])
+def test_every_value_plays_or_is_refused(variant, where, key, tmp_path):
+    """Each value the schema allows for the property, put where the table uses it: refused
+    at its line, or played differently from the table's own value (or the same for a reason
+    written in SAME_HERE)."""
+    table = resolve(variant).table
+    try:
+        own = _at(table, where.split("."))
+    except (KeyError, IndexError, StopIteration):
+        own = None
+    values = [v for v in enum_values(key) if v != own]
+    assert values, f"{key}: no values to try"
+    base = rules_of(standalone(variant, {}, same, tmp_path / "base"))
+    silent = []
+    for n, value in enumerate(values):
+        path = standalone(variant, {}, put(where, value), tmp_path / str(n))
+        problems = variant_problems(path)
+        if problems:
+            assert all(p.file == str(path) and p.line for p in problems), problems
+            continue
+        if first_difference(base, rules_of(path), None) is None and (variant, where, value) not in SAME_HERE:
+            silent.append(value)
+    assert not silent, f"{key} at {variant}:{where}: accepted and played as {own!r}: {silent}"
+
+
 # -- the tests ----------------------------------------------------------------------------------------
 def source_file(variant: str, edit: Edit, folder: Path) -> Path:
     """The variant's own file (options and all), changed by ``edit``."""
