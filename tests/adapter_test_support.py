@@ -23,6 +23,7 @@ from replay_exchange import load, replay, replay_live  # noqa: E402
 
 
 def engine_present(*variables: str) -> bool:
+    """Whether each variable names a folder (an engine's checkout)."""
     return all(os.environ.get(v) and Path(os.environ[v]).is_dir() for v in variables)
 
 

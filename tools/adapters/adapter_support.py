@@ -31,7 +31,7 @@ Handler = Callable[[dict[str, Any]], dict[str, Any]]
 class EngineMissing(SystemExit):
     """The engine's checkout cannot be found: the adapter exits at once with this message."""
 
-    def __init__(self, variable: str, what: str, how: str):
+    def __init__(self, variable: str, what: str, how: str) -> None:
         super().__init__(f"{what}: set {variable} to {how} (see tools/adapters/README.md)")
 
 

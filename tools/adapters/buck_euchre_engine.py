@@ -108,6 +108,7 @@ class Adapter(OneVariantAdapter):
         return [p["score"] for p in self.game["players"]]
 
     def deal(self, message: dict[str, Any]) -> None:
+        """Deal through the engine's own dealNewRound, the runner's deal set as its custom deck."""
         phase = self.game["phase"]
         check_deal_awaited(phase == "GAME_OVER", phase in ("DEALING", "ROUND_OVER"))
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
@@ -176,6 +177,8 @@ class Adapter(OneVariantAdapter):
         return out
 
     def act(self, seat: int, action: str) -> None:
+        """Make the call a validator accepted for this action, finishing the round as its
+        server does once the fifth trick is in."""
         check_turn(seat, self.to_act(), self.game["phase"] == "GAME_OVER")
         choices = self.choices()
         if action not in choices:
@@ -242,6 +245,7 @@ def engine_file() -> tuple[Path, str]:
 
 
 def main() -> int:
+    """Serve the protocol."""
     return run_adapter(lambda: node_handler(engine_file, Adapter))
 
 

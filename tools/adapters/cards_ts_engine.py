@@ -123,6 +123,7 @@ class Adapter(OneVariantAdapter):
         return list(self.view["scores"][:2])
 
     def deal(self, message: dict[str, Any]) -> None:
+        """Lay the runner's deal out in the deck cards-ts's own dealOut deals from."""
         check_deal_awaited(bool(self.view["completed"]), bool(self.view["dealPending"]))
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         self.before = self.team_scores()
@@ -151,6 +152,8 @@ class Adapter(OneVariantAdapter):
         return accepted
 
     def act(self, seat: int, action: str) -> None:
+        """Answer with a message cards-ts's event handler takes as it is; an order or call is
+        held until alone is decided (going alone is a message of its own, sent after it)."""
         view = self.view
         asked = view["ask"] is not None and not view["dealPending"] and not view["completed"]
         check_turn(seat, view["ask"]["position"] if asked else None, bool(view["completed"]))
@@ -221,6 +224,7 @@ def engine_file() -> tuple[Path, str]:
 
 
 def main() -> int:
+    """Serve the protocol (``--standard``: also declaring the lone defence it lacks)."""
     also_standard_lone_defence(DECLARED_OPTIONS, sys.argv[1:])
     return run_adapter(lambda: node_handler(engine_file, Adapter))
 

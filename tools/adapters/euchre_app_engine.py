@@ -163,6 +163,8 @@ class Adapter(OneVariantAdapter):
         self.value = game
 
     def deal(self, message: dict[str, Any]) -> None:
+        """Deal through the engine's own dealRound or startNextRound, its shuffle fed the numbers
+        that lay the pack out as the runner's deal."""
         phase = self.value["phase"]
         check_deal_awaited(bool(self.value["gameOver"]), self.awaiting_deal)
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
@@ -217,6 +219,8 @@ class Adapter(OneVariantAdapter):
         return []
 
     def act(self, seat: int, action: str) -> None:
+        """Apply a legal action; an order or call is held until alone is decided (the engine
+        takes both in one bid), unless the engine makes the maker alone anyway."""
         check_turn(seat, self.to_act(), bool(self.value["gameOver"]))
         if action not in self.legal():
             raise Refused("illegal_action", f"67cards euchre returns the same state for {action!r}")
@@ -310,6 +314,7 @@ def engine_file() -> tuple[Path, str]:
 
 
 def main() -> int:
+    """Serve the protocol (``--standard``: also declaring the lone defence it lacks)."""
     also_standard_lone_defence(DECLARED_OPTIONS, sys.argv[1:])
     return run_adapter(lambda: node_handler(engine_file, Adapter))
 

@@ -157,6 +157,7 @@ class Game:
 
     # -- worker side --
     def run(self) -> None:
+        """(Worker) euchre-plt's own game loop, its crash reported to the main side."""
         try:
             self.game.play()
         except Aborted:
@@ -223,11 +224,13 @@ class Game:
         return euchre.Bid(suit, alone)
 
     def discard(self, seat: int) -> Any:
+        """(Worker) The dealer's discard: any card of the six."""
         deal = self.current_deal()
         hand = deal.hands[-1]
         return self.decide(seat, "discard", {f"discard:{self.engine.token(c, deal)}": c for c in hand.cards})
 
     def play(self, seat: int, valid_plays: list) -> Any:
+        """(Worker) A card of the valid plays euchre-plt passes."""
         deal = self.current_deal()
         return self.decide(seat, "play", {f"play:{self.engine.token(c, deal)}": c for c in valid_plays})
 
@@ -258,6 +261,7 @@ class Game:
             raise Refused("internal", f"this game cannot go on ({self.broken}); start a new game")
 
     def deal(self, message: dict[str, Any]) -> None:
+        """Hand the worker the pack laid out as ``deal_cards`` deals it, and wait for its next decision."""
         self.check_usable()
         check_deal_awaited(self.pending["kind"] == "over", self.pending["kind"] == "deal")
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
@@ -270,6 +274,7 @@ class Game:
         self.wait()
 
     def act(self, seat: int, action: str) -> None:
+        """Hand the worker one of the choices it offered, and wait for its next decision."""
         self.check_usable()
         pending = self.pending
         check_turn(seat, pending["seat"] if pending["kind"] == "decide" else None, pending["kind"] == "over")
@@ -384,6 +389,7 @@ def start() -> Handler:
 
 
 def main() -> int:
+    """Serve the protocol on the real stdout (euchre-plt's prints go to stderr)."""
     return run_adapter(start, sys.stdin, sys.stdout)
 
 

@@ -14,7 +14,7 @@ from typing import IO, Any, Callable
 class Refused(Exception):
     """A request the engine refuses, with the protocol's error category."""
 
-    def __init__(self, category: str, message: str):
+    def __init__(self, category: str, message: str) -> None:
         super().__init__(message)
         self.category = category
 

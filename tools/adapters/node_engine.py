@@ -22,7 +22,7 @@ BRIDGE = Path(__file__).resolve().parent / "node_bridge.cjs"
 class Ref(dict):
     """A value kept by the bridge, passed back as an argument."""
 
-    def __init__(self, ref: int):
+    def __init__(self, ref: int) -> None:
         super().__init__({"$ref": ref})
         self.ref = ref
 
@@ -41,7 +41,7 @@ class Result:
     ``value``, and ``same``, whether the result was the very object passed first (an engine
     answering an illegal action with the state it was given)."""
 
-    def __init__(self, reply: dict[str, Any]):
+    def __init__(self, reply: dict[str, Any]) -> None:
         self.ref = Ref(reply["ref"]) if reply.get("ref") is not None else None
         self.value = reply.get("value")
         self.same = bool(reply.get("same"))
@@ -124,6 +124,7 @@ class ReplayBridge(NodeBridge):
         self.record = None
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The recorded reply to the next recorded call, which must be this very request."""
         self.next_id += 1
         message = {"id": self.next_id, **message}
         if not self.exchanges:

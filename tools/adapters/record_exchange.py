@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def session(case_id: str, steps: int) -> list[dict[str, Any]]:
+    """The requests of a corpus case's first hand, up to ``steps`` actions, as the runner sends them."""
     from conformance.cases import load_cases, load_corpus_meta
     from reference_impl.resolve import resolve
 
@@ -50,6 +51,7 @@ def session(case_id: str, steps: int) -> list[dict[str, Any]]:
 
 
 def record(adapter: str, requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """The adapter's replies to ``requests`` and the engine calls it made (through the node bridge)."""
     with tempfile.TemporaryDirectory() as folder:
         bridge = Path(folder) / "bridge.jsonl"
         env = dict(os.environ, EUCHRE_BRIDGE_RECORD=str(bridge))
@@ -64,6 +66,7 @@ def record(adapter: str, requests: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> int:
+    """Record one case's exchange to a fixture file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("adapter")
     parser.add_argument("case")

@@ -17,6 +17,7 @@ from node_engine import ReplayBridge  # noqa: E402
 
 
 def load(path: str | Path) -> dict[str, Any]:
+    """A recorded exchange: its protocol requests and replies and its engine calls."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 

@@ -142,6 +142,8 @@ class Adapter(OneVariantAdapter):
         return self.game is not None
 
     def deal(self, message: dict[str, Any]) -> None:
+        """Start the engine's round with its ``np_random`` scripted to deal the runner's cards
+        and make the game's dealer the dealer."""
         check_deal_awaited(self.state["game_over"], self.round is None)
         hands, _, widow, _ = checked_deal(message, 4, 10, PACK, upcard=False, widow=3)
         self.rng.order = deck_order(hands, widow)
@@ -184,6 +186,8 @@ class Adapter(OneVariantAdapter):
         return list(self.engine_legal())
 
     def act(self, seat: int, action: str) -> None:
+        """Step an action the judger lists; the joker led at no-trumps is held until its suit
+        is named."""
         check_turn(seat, self.round.current_player_id if self.round is not None else None, self.state["game_over"])
         if self.pending_joker is not None:
             chosen = [a for a in self.pending_joker if f"name:{a.card.suit}" == action]
@@ -268,6 +272,7 @@ def start() -> Handler:
 
 
 def main() -> int:
+    """Serve the protocol."""
     return run_adapter(start)
 
 

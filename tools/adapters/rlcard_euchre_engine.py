@@ -199,6 +199,7 @@ class Adapter(OneVariantAdapter):
         return self.started
 
     def deal(self, message: dict[str, Any]) -> None:
+        """Start a new ``EuchreGame`` (RLCard's one hand) on the runner's deal."""
         check_deal_awaited(self.state["game_over"], self.game is None)
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         dealer = self.state["dealer"]
@@ -211,6 +212,7 @@ class Adapter(OneVariantAdapter):
         return list(self.game.get_legal_actions()) if self.game is not None else []
 
     def act(self, seat: int, action: str) -> None:
+        """Step an action RLCard lists, noting the maker and the tricks it does not keep."""
         game = self.game
         check_turn(seat, game.current_player if game is not None else None, self.state["game_over"])
         move = engine_action(action)
@@ -274,6 +276,7 @@ def start() -> Handler:
 
 
 def main() -> int:
+    """Serve the protocol."""
     return run_adapter(start)
 
 
