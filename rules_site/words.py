@@ -269,16 +269,6 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
             parts.append({"makers": "a renege was claimed against the makers", "defenders":
                           "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
                           "none": "no renege was claimed"}.get(value, code(value)))
-        elif key == "stood":
-            parts.append({"self": "that player stood (played without an exchange of his choosing)",
-                          "other": "the other player stood (played without an exchange of his choosing)",
-                          "nobody": "no one stood (cards were exchanged)"}.get(value, code(value)))
-        elif key == "reneged":
-            parts.append("an opponent of that player reneged and has not been claimed against")
-        elif key == "renege-claimed":
-            parts.append({"makers": "a renege was claimed against the makers", "defenders":
-                          "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
-                          "none": "no renege was claimed"}.get(value, code(value)))
         elif key == "holds":
             parts.append(holds_words(value, words))
         elif key == "counter":
