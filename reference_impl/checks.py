@@ -668,20 +668,6 @@ def _option_mappings(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 coerce(option, mapping[side])
             except ValueError as exc:
                 yield ("options", key, "trickster", side), f"{mapping[side]!r} is not a value of option {key}: {exc}"
-    yield from _option_mappings(t)
-
-
-def _option_mappings(t: dict[str, Any]) -> Iterator[PathAndMessage]:
-    """An option's `trickster` mapping names values the option has (checked with the overlaps:
-    both are about how options read from outside the table)."""
-    from .options import coerce
-    for key, option in t.get("options", {}).items():
-        mapping = option.get("trickster")
-        for side in ("value-on", "value-off") if mapping else ():
-            try:
-                coerce(option, mapping[side])
-            except ValueError as exc:
-                yield ("options", key, "trickster", side), f"{mapping[side]!r} is not a value of option {key}: {exc}"
 
 
 def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
