@@ -22,7 +22,7 @@ import yaml
 from reference_impl import State, load_rules
 from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
-from reference_impl.options import meets, values_of
+from reference_impl.options import meets, reachable, values_of
 from reference_impl.selfplay import random_action
 from reference_impl.steps import THROW_IN
 
@@ -218,7 +218,7 @@ def generate(variant: str, out: Path, seed: int = 1, hands_per_combination: int 
     """Write the generated cases of ``variant`` under ``out``; returns the files written."""
     table = resolve(variant).table
     declared = table.get("options", {})
-    values = {key: values_of(option) for key, option in declared.items()}
+    values = {key: [v for v in values_of(option) if reachable(declared, key, v)] for key, option in declared.items()}
     requires = {(key, choice["value"]): choice["requires"] for key, option in declared.items()
                 for choice in option.get("choices", []) if choice.get("requires")}
     combinations = pairwise_combinations(values, seed, requires) if values else [{}]

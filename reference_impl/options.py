@@ -139,6 +139,16 @@ def satisfying(option: Mapping[str, Any], requirement: Any) -> Any:
     return next(v for v in values_of(option) if meets(requirement, v))
 
 
+def reachable(options: Mapping[str, Mapping[str, Any]], key: str, value: Any) -> bool:
+    """Whether ``key=value`` can be chosen in a table with these ``options``: not when its
+    ``requires`` asks of another option a value that option no longer has (a preset that
+    restricts ``lone-lead`` to one value makes every choice that needs another unreachable)."""
+    for other, wanted in (choice_for(key, options[key], value).patch.get("requires") or {}).items():
+        if other in options and not any(meets(wanted, v) for v in values_of(options[other])):
+            return False
+    return True
+
+
 def requirement_problems(table: Mapping[str, Any], chosen: list[Choice]) -> Iterator[tuple[Choice, str]]:
     selected = {c.key: c.value for c in chosen}
     for choice in chosen:
