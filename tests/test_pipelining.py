@@ -73,6 +73,7 @@ def test_every_result_of_mutant_engines_is_the_same_with_and_without_sending_ahe
     assert not problems
     sample = [case for case in cases if case.variant == "euchre" and not case.id.startswith("perft")][::10][:45]
     failures = 0
+    outcomes: set[str] = set()
     for name in MUTANTS:
         argv = [sys.executable, "-m", "conformance.mutants", name]
         monkeypatch.setattr(EngineProcess, "pipelines", True)
@@ -80,8 +81,12 @@ def test_every_result_of_mutant_engines_is_the_same_with_and_without_sending_ahe
         monkeypatch.setattr(EngineProcess, "pipelines", False)
         waiting = results_of(argv, sample)
         assert {k: seen(r) for k, r in ahead.items()} == {k: seen(r) for k, r in waiting.items()}, name
-        assert set(r.outcome for r in ahead.values()) == {"pass", "fail"}, name
+        assert any(r.outcome == "fail" for r in ahead.values()), name
+        outcomes |= {r.outcome for r in ahead.values()}
         failures += sum(r.outcome == "fail" for r in ahead.values())
+    # a mutant that breaks a rule every case meets (follow suit) fails the whole sample, which
+    # moves with the corpus; passes and failures must both be compared, across the mutants
+    assert outcomes == {"pass", "fail"}, outcomes
     assert failures >= 3 * len(MUTANTS), "the mutants must fail cases, or the comparison proves little"
 
 
