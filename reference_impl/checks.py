@@ -303,7 +303,8 @@ def _partner_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     why = "this table has no teams of two: it names no seat"
     for i, step in enumerate(t["hand"]):
         where = ("hand", i)
-        refs = [((key,), step[key]) for key in ("who", "from", "stuck") if isinstance(step.get(key), str)]
+        refs: list[tuple[tuple[Any, ...], Any]] = [((key,), step[key]) for key in ("who", "from", "stuck")
+                                                   if isinstance(step.get(key), str)]
         target = step.get("to")
         refs += [(("to",), target)] if isinstance(target, str) else [(("to", "from"), target["from"])] if target else []
         refs += [(("takes", j, "who"), take["who"]) for j, take in enumerate(step.get("takes", []))]
@@ -513,7 +514,8 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     rows = [r for r in t["scoring"]["rows"] if r.get("enabled", True)]
     seats: list[str | None] = [None]          # where the maker sits, weighed only if a row asks
     if any(_mentions(r["when"], "maker") for r in rows):
-        seats = ["dealer", "eldest"] + (["dealer-partner"] if teams and all(len(x) == 2 for x in teams) and n > 2 else [])
+        seats = ["dealer", "eldest"]
+        seats += ["dealer-partner"] if teams and all(len(x) == 2 for x in teams) and n > 2 else []
         seats += ["another seat"] if n > len(seats) else []
     need = t["scoring"].get("makers-need", 0)
     outcomes = [{"contract": "none", "tricks": 0, "hand": hand, "alone": False, "defender-alone": False,

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import AbstractSet, Any, Mapping
 
 from . import cache
 from . import options as opts
@@ -363,7 +363,7 @@ def _own_problems(merged_text: str) -> set[tuple[tuple[Any, ...], str]]:
 
 
 def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], ledger: patches.Ledger,
-            chain: tuple[Located, ...], own: set[tuple[tuple[Any, ...], str]] = frozenset()) -> list[Problem]:
+            chain: tuple[Located, ...], own: AbstractSet[tuple[tuple[Any, ...], str]] = frozenset()) -> list[Problem]:
     """Each problem of the resolved table, at the option request behind it if there is one
     (and the table without options is free of it), else where the table's own file spells it
     (or, for what only a parent spells, at the author's ``remove`` or ``extends``)."""
