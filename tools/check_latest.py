@@ -100,15 +100,11 @@ def site_problems(python: Path, work: Path) -> list[str]:
     """The strict-site gate in the new venv: the same command and the same reading of its log
     as tests/site_support.py."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from site_support import PROBLEM_LINE  # noqa: E402 (the one definition of a problem line)
+    from site_support import build_problems  # noqa: E402 (the one reading of a build's log)
     result = subprocess.run([str(python), "-m", "mkdocs", "build", "--strict", "-d", str(work / "site")], cwd=ROOT,
                             text=True, capture_output=True, env={"NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1",
                                                                  "HOME": str(work), "PATH": ""})
-    log = result.stdout + result.stderr
-    problems = [line.strip() for line in log.splitlines() if PROBLEM_LINE.search(line)]
-    if result.returncode and not problems:
-        problems = [f"mkdocs exited with status {result.returncode}", *log.strip().splitlines()[-10:]]
-    return problems
+    return build_problems(result.returncode, result.stdout + result.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -183,23 +183,27 @@ def _read_hands(r: _Reader, cards: list[str], players: int) -> list[list[str]] |
     return [[cards[r.index(cards, 'a dealt card')] for _ in range(r.integer(15))] for _ in range(players)]
 
 
-def _read_bidding(r: _Reader, upcard: str, start: int, players: int, version: int, cards: list[str]) -> dict[str, Any]:
+def _read_calls(r: _Reader, upcard: str, start: int, players: int) -> list[str]:
+    """The two rounds of calls: a flag a seat (set: it ordered up), then, if no one did, three
+    bits a seat (0 a pass, else the n-th suit other than the upcard's), from seat ``start``."""
     calls: list[str] = []
-    made = False
     for _ in range(start, players):
         if r.flag():
             calls.append("Order")
-            made = True
+            return calls
+        calls.append("Pass")
+    others = [s for s in SUIT_ORDER if s != upcard[1].lower()]
+    for _ in range(max(0, start - players), players):
+        value = r.integer(3)
+        if value:
+            calls.append(others[value - 1])
             break
         calls.append("Pass")
-    if not made:
-        others = [s for s in SUIT_ORDER if s != upcard[1].lower()]
-        for _ in range(max(0, start - players), players):
-            value = r.integer(3)
-            if value:
-                calls.append(others[value - 1])
-                break
-            calls.append("Pass")
+    return calls
+
+
+def _read_bidding(r: _Reader, upcard: str, start: int, players: int, version: int, cards: list[str]) -> dict[str, Any]:
+    calls = _read_calls(r, upcard, start, players)
     phase: dict[str, Any] = {"phaseNumber": 0, "type": BIDDING, "calls": calls, "isAlone": r.flag()}
     if version >= 2 and phase["isAlone"] and r.flag():
         phase["aloneDefender"] = r.integer(7)
@@ -255,22 +259,7 @@ def _unpack_v0(r: _Reader, deal_number: int) -> dict[str, Any]:
                             "phases": []}
     if r.left() == 0 or r.rest_is_padding():
         return deal
-    calls: list[str] = []
-    made = False
-    for _ in range(4):
-        if r.flag():
-            calls.append("Order")
-            made = True
-            break
-        calls.append("Pass")
-    if not made:
-        others = [s for s in SUIT_ORDER if s != upcard[1].lower()]
-        for _ in range(4):
-            value = r.integer(3)
-            if value:
-                calls.append(others[value - 1])
-                break
-            calls.append("Pass")
+    calls = _read_calls(r, upcard, 0, 4)
     alone = r.flag()
     deal["phases"].append({"phaseNumber": 0, "type": BIDDING, "calls": calls, "isAlone": alone})
     if r.left() == 0 or r.rest_is_padding():
