@@ -70,6 +70,23 @@ def marked(marker: str) -> list[str]:
     return found
 
 
+SETTLE = 20.0       # seconds the process table may take to show what a test expects, on a loaded machine
+
+
+def settled(marker: str, count: int, seconds: float = SETTLE) -> list[str]:
+    """The processes carrying ``marker`` once there are ``count`` of them, or as they are
+    at the deadline. Never read the table once and assert: a process just started shows no
+    command line for a moment (between its ``exec`` and its arguments being laid out, after
+    its parent already saw the ``exec`` succeed), and one just killed is alive until the
+    kernel has run its exit, which on a busy machine is not at once."""
+    found = marked(marker)
+    deadline = time.monotonic() + seconds
+    while len(found) != count and time.monotonic() < deadline:
+        time.sleep(0.05)
+        found = marked(marker)
+    return found
+
+
 def wait_until(condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -130,7 +147,7 @@ def test_no_process_of_an_escaping_engine_outlives_check(tmp_path, name, jobs, m
     started = time.monotonic()
     result = check(command(spec, marker), "-j", str(jobs), "--timeout", "10", report=report, env=env)
     elapsed = time.monotonic() - started
-    assert marked(marker) == [], "processes of the engine outlived the run"     # at once: the runner has waited
+    assert settled(marker, 0) == [], "processes of the engine outlived the run"
     head, cases, foot = read_report(report)
     assert {case_id: case["outcome"] for case_id, case in cases.items()} == {
         FULL.id: full_outcome, SHORT.id: "pass", OOT.id: "pass", STICK.id: "pass"}, result.stdout + result.stderr
@@ -147,24 +164,24 @@ def test_no_process_of_an_escaping_engine_outlives_check(tmp_path, name, jobs, m
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_nothing_outlives_a_runner_stopped_mid_case(tmp_path, signum, jobs, marker):
+    hanging = tmp_path / "hanging"
     runner = subprocess.Popen(
         [PY, "-m", "conformance.cli", "check", "--engine", command("setsid_daemon.py 5 MARKER hang", marker),
          "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(tmp_path / "r.jsonl"), "-j", str(jobs)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "EUCHRE_SPEC_TEST_HANGING": str(hanging)},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))     # as from a terminal
     try:
         # the runner, and at least one engine's keeper, the engine and its daemon
         assert wait_until(lambda: len(marked(marker)) >= 4, 30), marked(marker)
-        time.sleep(1.5)                          # the engine that has FULL now hangs on its 5th act
+        assert wait_until(hanging.exists, 60), "the engine that has FULL hangs on its 5th act"
         runner.send_signal(signum)
         runner.communicate(timeout=30)
     finally:
         runner.kill()
-    if signum == signal.SIGKILL:                 # no chance to clean up: the keepers see their runner gone
-        assert wait_until(lambda: not marked(marker), 3), marked(marker)
-    else:
+    if signum != signal.SIGKILL:                 # (SIGKILL: no chance to clean up; the keepers see their runner gone)
         assert runner.returncode == 130
-        assert marked(marker) == []
+    assert settled(marker, 0) == []
 
 
 def test_the_engine_class_ends_what_its_engine_started_at_each_stop(marker):
@@ -172,59 +189,62 @@ def test_the_engine_class_ends_what_its_engine_started_at_each_stop(marker):
     and the pytest plugin): a stop, a kill after a failure, a restart."""
     engine = EngineProcess([PY, str(ENGINES / "setsid_daemon.py"), "0", marker], timeout=5)
     engine.start()
-    assert len(marked(marker)) == 3                        # keeper, engine, daemon
+    assert len(settled(marker, 3)) == 3                    # keeper, engine, daemon
     engine.start()                                         # a restart: the first engine and its daemon end
-    assert engine.left_behind == 1 and len(marked(marker)) == 3
+    assert engine.left_behind == 1 and len(settled(marker, 3)) == 3
     engine.kill()                                          # as after a timeout or garbage
-    assert engine.left_behind == 2 and marked(marker) == []
+    assert engine.left_behind == 2 and settled(marker, 0) == []
     engine.start()
+    assert len(settled(marker, 3)) == 3                    # the daemon is up before the stop counts it
     engine.stop()
-    assert engine.left_behind == 3 and marked(marker) == []
+    assert engine.left_behind == 3 and settled(marker, 0) == []
 
 
 def test_fuzz_and_identify_engines_end_what_they_started(marker):
     engine = OverlappingEngine([PY, str(ENGINES / "own_group.py"), "0", marker], timeout=5)
     engine.start()
-    assert len(marked(marker)) == 3                        # keeper, engine, its child in its own group
+    assert len(settled(marker, 3)) == 3                    # keeper, engine, its child in its own group
     engine.stop()
-    assert engine.left_behind == 1 and marked(marker) == []
+    assert engine.left_behind == 1 and settled(marker, 0) == []
 
 
 def test_fuzz_leaves_nothing_behind(tmp_path, marker):
     result = subprocess.run([PY, "-m", "conformance.cli", "fuzz", "--engine", command("setsid_daemon.py 0 MARKER", marker),
                              "--hands", "5", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert marked(marker) == []
+    assert settled(marker, 0) == []
 
 
 def test_the_pytest_plugin_leaves_nothing_behind(pytester, marker):
     result = pytester.runpytest_subprocess("--euchre-engine", command("setsid_daemon.py 5 MARKER", marker),
                                            "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
     result.assert_outcomes(passed=3, failed=1)
-    assert marked(marker) == []
+    assert settled(marker, 0) == []
 
 
 def test_a_worker_killed_outright_takes_its_engines_processes_with_it(tmp_path, marker):
     """A forked worker that is SIGKILLed cannot end its engine: the engine's keeper sees
     that its parent is gone and does it (and a replacement worker runs the rest)."""
+    hanging = tmp_path / "hanging"
     runner = subprocess.Popen(
         [PY, "-m", "conformance.cli", "check", "--engine", command("setsid_daemon.py 5 MARKER hang", marker),
          "--corpus", str(FIXTURES), "--timeout", "600", "--json", str(tmp_path / "r.jsonl"), "-j", "2"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "EUCHRE_SPEC_TEST_HANGING": str(hanging)})
     try:
         assert wait_until(lambda: len(marked(marker)) >= 5, 30), marked(marker)     # runner, worker, keeper, ...
-        time.sleep(1.5)                          # the worker that has FULL now waits on a hanging engine
+        assert wait_until(hanging.exists, 60), "the worker that has FULL waits on a hanging engine"
         hung = [pid for pid in _pids(marked(marker)) if _parent(pid) == runner.pid and _pids(marked(marker)) & _tree(pid)]
         doomed = set().union(*(_tree(pid) for pid in hung)) & _pids(marked(marker))
         assert hung and len(doomed) >= 3, "the worker's keeper, engine and daemon"
         for pid in hung:
             os.kill(pid, signal.SIGKILL)
-        assert wait_until(lambda: not _pids(marked(marker)) & doomed, 3), marked(marker)
+        assert wait_until(lambda: not _pids(marked(marker)) & doomed, SETTLE), marked(marker)
         runner.communicate(timeout=60)
     finally:
         runner.kill()
     assert runner.returncode == 1                # FULL is an error: its worker died
-    assert marked(marker) == []
+    assert settled(marker, 0) == []
 
 
 def _pids(lines: list[str]) -> set[int]:
