@@ -204,7 +204,7 @@ def test_a_wrapper_without_exec_leaves_no_engine_behind(monkeypatch):
     argv = [str(ENGINES / "wrapper_no_exec.sh"), "5", marker]
     results = list(run_cases([FULL, SHORT], argv, timeout=1.0))
     assert {r.case.id: r.outcome for r in results} == {FULL.id: "timeout", SHORT.id: "pass"}
-    assert wait_until(lambda: not alive(marker), 5), alive(marker)
+    assert wait_until(lambda: not alive(marker)), alive(marker)
 
 
 def test_a_forked_child_holding_the_pipes_is_a_crash_and_is_killed(tmp_path):
@@ -245,7 +245,7 @@ def test_sigterm_or_ctrl_c_stops_the_runner_and_its_engines(tmp_path, signum, jo
         runner.kill()
     assert runner.returncode == 130, out + err
     assert "Traceback" not in err and "interrupted" in err
-    assert wait_until(lambda: not alive(marker), 5), alive(marker)
+    assert wait_until(lambda: not alive(marker)), alive(marker)
     footer = json.loads(report.read_text().splitlines()[-1])
     assert footer["type"] == "footer" and "interrupted" in footer["stopped"][0]
 

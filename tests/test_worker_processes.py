@@ -225,7 +225,7 @@ def _children() -> list[int]:
     return found
 
 
-def _gone(pid: int, seconds: float = 5.0) -> bool:
+def _gone(pid: int, seconds: float = 20.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
