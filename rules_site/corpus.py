@@ -79,6 +79,7 @@ class HandRecord:
     start: dict[str, Any] | None      # the state right after the deal
     steps: list[StepRecord] = field(default_factory=list)
     end: dict[str, Any] | None = None  # the state after the hand's last step
+    refused: str | None = None        # the error category when the script has the deal refused (deal_reject)
 
 
 @dataclass
@@ -109,6 +110,16 @@ def replay(case: SiteCase, resolver: Callable[[str, dict[str, Any]], ResolvedTab
     for number, hand in enumerate(case.hands, 1):
         deal = {k: v for k, v in hand["deal"].items() if k in ("hands", "upcard", "widow", "kitty", "deck")}
         reply = send("deal", **deal)
+        if "deal_reject" in hand:       # the script has the deal refused: a refusal is following it
+            if reply["ok"]:
+                record.problem = f"hand {number}: the reference engine accepted a deal it must refuse ({hand['deal_reject']})"
+                return record
+            if reply["error"]["category"] != hand["deal_reject"]:
+                record.problem = (f"hand {number}: the reference engine refused the deal with {reply['error']['category']}, "
+                                  f"not {hand['deal_reject']}: {reply['error']['message']}")
+                return record
+            record.hands.append(HandRecord(hand["deal"], None, refused=reply["error"]["category"]))
+            continue
         if not reply["ok"]:
             record.problem = f"hand {number}: the deal was refused: {reply['error']['message']}"
             record.hands.append(HandRecord(hand["deal"], None))
@@ -121,6 +132,10 @@ def replay(case: SiteCase, resolver: Callable[[str, dict[str, Any]], ResolvedTab
             if step.get("reject"):
                 if reply["ok"]:
                     record.problem = f"hand {number} step {index}: the reference engine accepted {step['action']}"
+                    return record
+                if reply["error"]["category"] != step["reject"]:
+                    record.problem = (f"hand {number} step {index}: the reference engine refused {step['action']} with "
+                                      f"{reply['error']['category']}, not {step['reject']}: {reply['error']['message']}")
                     return record
                 hand_record.steps.append(StepRecord(step, state, None, reply["error"]["category"]))
                 continue

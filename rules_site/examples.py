@@ -326,6 +326,10 @@ def result_lines(case: SiteCase, hand: HandRecord, number: int, table: dict[str,
 
 def render_hand(case: SiteCase, hand: HandRecord, number: int, table: dict[str, Any], links: Links, prefix: str) -> list[str]:
     words = Notation(table)
+    if hand.refused is not None:         # the script's deal_reject, which the reference engine followed
+        reason = REFUSAL_WORDS.get(hand.refused, escape(hand.refused))
+        return [f"**The deal is refused**: {reason}. An engine must reject it "
+                f"(<code>{escape(hand.refused)}</code>) and keep its state.", "", deal_html(hand, table, words)]
     dealer = (hand.start or {}).get("dealer")
     lines = [f"**The deal.** {escape(words.seat(dealer)) if dealer is not None else 'The dealer'} deals.", "",
              deal_html(hand, table, words)]
