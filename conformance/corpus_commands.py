@@ -1,4 +1,4 @@
-"""``euchre-spec corpus generate | lint | stats | export``: the corpus's own tools."""
+"""``euchre-spec corpus generate | lint | stats | export | stamp``: the corpus's own tools."""
 
 from __future__ import annotations
 
@@ -128,6 +128,51 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_stamp(args: argparse.Namespace) -> int:
+    """Record the corpus's digest, moving its version by what changed since the last stamp
+    (see :mod:`conformance.corpus_stamp`); with ``--check``, only say whether it is current."""
+    from .corpus_stamp import bumped, case_digests, changes, corpus_digest, read_stamp, stamp_problem, write_stamp
+
+    root = Path(args.root) if args.root else CORPUS_DIR
+    try:
+        stamp = read_stamp(root)
+        if args.check:
+            problem = stamp_problem(root)
+            if problem:
+                error(problem)
+                return EXIT_FAILED
+            plain(f"corpus {stamp.version} ({stamp.digest}): the stamp is current, {len(stamp.sums)} case file(s)")
+            return EXIT_OK
+        digests = case_digests(root)
+        change = changes(stamp.sums, digests)
+        digest = corpus_digest(digests)
+        if stamp.digest == digest and not args.version:
+            plain(f"corpus {stamp.version} ({digest}): nothing changed since it was stamped")
+            return EXIT_OK
+        kind = change.bump() if stamp.sums else None
+        if args.patch:
+            if change.added or change.removed:
+                raise UsageError(f"--patch: cases were added or removed ({change.summary()}); that is a minor or major version")
+            kind = "patch"
+        if args.version:
+            version = args.version
+            if version == stamp.version and stamp.digest not in (None, digest):
+                raise UsageError(f"--version {version}: that version already names another corpus ({stamp.digest})")
+        elif kind is None:
+            # no list of the case files stamped before: the change cannot be told, so it is
+            # taken to be the worst (an expectation changed)
+            version = bumped(stamp.version, "major" if stamp.digest and stamp.digest != digest else "minor")
+        else:
+            version = bumped(stamp.version, kind)
+        write_stamp(root, version, digests)
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    plain(f"corpus {stamp.version} -> {version}: {change.summary() if stamp.sums else 'first stamp'}; "
+          f"{len(digests)} case file(s), digest {digest}")
+    plain(f"recorded in {root / CORPUS_FILE} and {root / 'SHA256SUMS'}; say what changed in CHANGELOG.md")
+    return EXIT_OK
+
+
 def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
     corpus = sub.add_parser("corpus", help="generate, lint, count and export the corpus")
     actions = corpus.add_subparsers(dest="corpus_command", required=True, metavar="ACTION")
@@ -152,3 +197,10 @@ def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--force", action="store_true", help="replace the case files of a folder that is not empty")
     p.set_defaults(func=cmd_export)
+    p = actions.add_parser("stamp", help="record the corpus's digest and move its version by what changed (added cases: "
+                           "minor; a changed or removed case: major)")
+    p.add_argument("--check", action="store_true", help="only say whether the recorded digest is the corpus's (exit 1 if not)")
+    p.add_argument("--patch", action="store_true", help="the changed cases change no expectation (a typo): a patch version")
+    p.add_argument("--version", metavar="X.Y.Z", help="give the new version instead of moving it")
+    p.add_argument("--root", metavar="DIR", help=argparse.SUPPRESS)     # another corpus folder (the tests)
+    p.set_defaults(func=cmd_stamp)
