@@ -19,7 +19,9 @@ from pathlib import Path
 
 from reference_impl.catalog import variant_path
 
-from .cases import Case, Corpus, load_cases, load_corpus_meta
+from . import CORPUS_DIR
+from .cases import Case, Corpus, case_files, load_cases, load_corpus_meta
+from .corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_digest
 from .claim import claims_of_results, shortfall
 from .claim import to_json as claim_json
 from .check import SkipList, run_cases, select
@@ -40,6 +42,30 @@ def corpus_meta(paths: list[Path] | None) -> Corpus:
     if paths and len(paths) == 1 and paths[0].is_dir() and (paths[0] / "corpus.yaml").is_file():
         return load_corpus_meta(paths[0])
     return load_corpus_meta()
+
+
+def corpus_identity(paths: list[Path] | None) -> CorpusIdentity:
+    """The corpus the report names: the built-in corpus (or an exported one given as the
+    folder), by the digest of the case files it holds now; case files of one's own, by the
+    digest of those files."""
+    if paths and len(paths) == 1 and paths[0].is_dir() and (paths[0] / "corpus.yaml").is_file():
+        return current_identity(paths[0])
+    if not paths:
+        return current_identity()
+    digests = {_case_name(p): file_digest(p) for p in case_files(paths)}
+    return CorpusIdentity(load_corpus_meta().version, corpus_digest(digests), len(digests))
+
+
+def _case_name(path: Path) -> str:
+    """A case file's name in a digest: its path in the built-in corpus, else under the
+    working folder, else its file name (never a path of this machine)."""
+    resolved = Path(path).resolve()
+    for root in (CORPUS_DIR, Path.cwd()):
+        try:
+            return resolved.relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            continue
+    return resolved.name
 
 
 def start_problem(argv: list[str]) -> str | None:
@@ -108,6 +134,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     paths = list(args.corpus) if args.corpus else None
     meta = corpus_meta(paths)
+    identity = corpus_identity(paths)
     cases, problems = load_cases(paths, meta.tags)
     if args.variant and not any(case.variant == args.variant for case in cases):
         variant_path(args.variant)      # an unknown variant: "unknown variant 'x' (known: ...)", as play says
@@ -133,7 +160,7 @@ def run_check(args: argparse.Namespace) -> int:
     def write_header() -> None:
         nonlocal header_written
         if not header_written:
-            report.write(header(argv, hello or None, meta.version, tables, sys.argv[1:]))
+            report.write(header(argv, hello or None, meta.version, tables, sys.argv[1:], identity.digest, identity.cases))
             header_written = True
             for result in broken:
                 report.write(result.to_json())

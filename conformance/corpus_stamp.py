@@ -171,3 +171,30 @@ def write_stamp(root: Path, version: str, digests: dict[str, str]) -> None:
         text = re.sub(r"(?m)^(version:.*)$", lambda m: m.group(1) + "\n" + line, text, count=1)
     path.write_text(text, encoding="utf-8")
     (Path(root) / SUMS_FILE).write_text(sums_text(digests), encoding="utf-8")
+
+
+# -- reports against the corpus ------------------------------------------------------------------
+
+def report_corpus(header: dict) -> CorpusIdentity:
+    """The corpus a report's header names (an older report names no digest)."""
+    suite = header.get("suite") or {}
+    cases = suite.get("corpus_cases")
+    return CorpusIdentity(str(suite.get("corpus_version") or "?"), suite.get("corpus_digest"),
+                          cases if isinstance(cases, int) else None)
+
+
+def staleness(header: dict, current: CorpusIdentity) -> str | None:
+    """Why a report does not describe the current corpus (None: it ran this very corpus)."""
+    ran = report_corpus(header)
+    if current.digest is None:                  # the current corpus known by its version only
+        return None if ran.version == current.version else f"it ran corpus {ran.version}; the corpus is now {current.version}"
+    if ran.digest == current.digest:
+        return None
+    if ran.digest is None:
+        why = f"it ran corpus {ran.version}, named by no digest"
+    elif ran.version == current.version:
+        why = f"it ran other case files under the same version {ran.version} ({ran.digest})"
+    else:
+        why = f"it ran corpus {ran.version}"
+    return (f"{why}; the corpus is now {current.version}" + (f", {current.cases} case files" if current.cases else "")
+            + f" ({current.digest})")

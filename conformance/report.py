@@ -4,7 +4,9 @@ console tables and the site's compliance page are all derived from the same resu
 from __future__ import annotations
 
 import json
+import os
 import platform
+import sys
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -23,16 +25,33 @@ from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
 
 
+def portable(argument: str, cwd: str | None = None) -> str:
+    """An argument as a report records it, naming no path of this machine: this Python is
+    ``python``, a path under the working folder is relative to it (a report published from a
+    checkout names ``tools/adapters/x.py``, not where the checkout was)."""
+    here = (cwd or os.getcwd()).rstrip(os.sep) + os.sep
+    if argument == sys.executable:
+        return "python"
+    argument = argument.replace(sys.executable + " ", "python ")
+    return argument.replace(here, "") if here != os.sep else argument
+
+
 def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_version: str,
-           tables: dict[str, dict[str, Any]], argv: list[str]) -> dict[str, Any]:
-    """The first line of a report: what ran, against what, with which rule tables."""
+           tables: dict[str, dict[str, Any]], argv: list[str], corpus_digest: str | None = None,
+           corpus_cases: int | None = None) -> dict[str, Any]:
+    """The first line of a report: what ran, against what (the corpus by its version and the
+    digest of the case files it held, see :mod:`conformance.corpus_stamp`), with which rule
+    tables."""
     engine = dict(hello.get("engine", {})) if hello else {}
+    suite: dict[str, Any] = {"name": "euchre-spec", "version": __version__, "corpus_version": corpus_version}
+    if corpus_digest:
+        suite.update(corpus_digest=corpus_digest, corpus_cases=corpus_cases)
     return {
         "type": "header", "format": 1,
-        "suite": {"name": "euchre-spec", "version": __version__, "corpus_version": corpus_version},
+        "suite": suite,
         "protocol": PROTOCOL_VERSION,
         "protocol_version": PROTOCOL_SEMVER,
-        "engine": {"command": engine_command, **engine,
+        "engine": {"command": [portable(a) for a in engine_command], **engine,
                    "variants": hello.get("variants") if hello else None,
                    "commands": hello.get("commands") if hello else None},
         "tables": tables,
@@ -41,7 +60,7 @@ def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_versi
                      # how the engine's processes are ended: every descendant (a keeper that is
                      # its subreaper), or its process group only (see docs/cli.md)
                      "containment": "subreaper" if contained() else "process-group"},
-        "arguments": argv,
+        "arguments": [portable(a) for a in argv],
     }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance import CORPUS_DIR
+from conformance.corpus_stamp import current_identity
 from conformance.runner import FAILING
 from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
@@ -149,7 +150,8 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     by_id = {c.id: c for c in cases}
     tables = {v.id: v.table for v in views}
     attribute = Attribution(by_id, replays, tables.get)
-    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), version, attribute,
+    current = current_identity(corpus_dir) if version is not None else None
+    site.pages[COMPLIANCE_PAGE] = render_compliance(reports, site.variants, links(COMPLIANCE_PAGE), current, attribute,
                                                     engine_pages=True)
-    site.pages.update(render_engine_pages(reports, site.variants, links, version, attribute))
+    site.pages.update(render_engine_pages(reports, site.variants, links, current, attribute))
     return site

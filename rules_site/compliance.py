@@ -28,6 +28,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Callable
 
+from conformance.corpus_stamp import CorpusIdentity, staleness
 from conformance.report import read_jsonl
 from conformance.report_tools import declared_text, fuzz_markdown, history_markdown, links_of
 from conformance.runner import FAILING, OUTCOMES
@@ -70,6 +71,21 @@ class Report:
 
     def ran_variants(self) -> list[str]:
         return list(dict.fromkeys(line.get("variant", "?") for line in self.cases if line.get("outcome") not in NOT_RUN))
+
+
+def current_corpus(corpus: CorpusIdentity | str | None) -> CorpusIdentity | None:
+    """The corpus the reports are compared with (a bare version: known by its version only)."""
+    return CorpusIdentity(corpus, None, None) if isinstance(corpus, str) else corpus
+
+
+def stale_words(report: Report, corpus: CorpusIdentity | None) -> str | None:
+    """Why a report does not describe the current corpus, with its date and case count, or None."""
+    why = staleness(report.header, corpus) if corpus is not None else None
+    if why is None:
+        return None
+    run = str(report.header.get("started") or "at an unknown date")
+    count = report.footer.get("cases") if report.footer else len(report.cases)
+    return f"run {run} over {count} cases: {why}"
 
 
 def read_report(path: Path) -> Report:
@@ -290,13 +306,14 @@ def passed_html(outcomes: Counter) -> str:
 
 
 def render_compliance(reports: list[Report], variants: list[tuple[str, str]], links: Links,
-                      corpus_version: str | None = None, attribute: Attribution | None = None,
+                      corpus_version: CorpusIdentity | str | None = None, attribute: Attribution | None = None,
                       engine_pages: bool = False) -> str:
     """The page. ``variants`` lists (id, title) of the variants known to the site;
     ``engine_pages``: each engine also has a page of its own (:func:`render_engine_pages`), linked."""
     titles = dict(variants)
     label_reports(reports, titles)
     attribute = attribute or Attribution({}, {}, lambda variant: None)
+    corpus = current_corpus(corpus_version)
     lines = ["# Compliance", "",
              "The conformance corpus run against the reference engine and against every third-party engine someone "
              "has adapted to the [engine protocol](" + links.to("protocol.md") + "). Each engine is one JSON Lines report "
@@ -324,11 +341,21 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
             main = (f"<strong>{escape(title)}</strong> ({len(members)} of {bad}): "
                     f"{code_html(words[:1].upper() + words[1:])}.")
         language = f'<br><span class="es-lang">{escape(str(report.engine["language"]))}</span>' if report.engine.get("language") else ""
+        if stale_words(report, corpus) is not None:
+            run = str(report.header.get("started") or "?")[:10]
+            language += (f'<br><span class="es-stale" title="{escape(stale_words(report, corpus) or "")}">stale: corpus '
+                         f'{escape(str((report.header.get("suite") or {}).get("corpus_version", "?")))}, run {escape(run)}</span>')
         html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
                     f'<td data-label="Passed">{passed_html(outcomes)}</td><td data-label="Failing">{bad or "none"}</td>'
                     f'<td data-label="Main cause">{main or ("—" if not bad else "")}</td></tr>')
     html.append("</tbody></table></div>")
     lines.append("".join(html))
+    stale = [r for r in reports if stale_words(r, corpus) is not None]
+    if stale and corpus is not None:
+        lines += ["", f"**{len(stale)} of {len(reports)} reports are stale**: they ran another corpus than the current "
+                  f"one (corpus {md_text(corpus.version)}" + (f", {corpus.cases} case files" if corpus.cases else "")
+                  + "), so their counts say nothing of the cases added or changed since. Each says when it ran and over "
+                  "how many cases."]
     lines += ["", "*Passed* counts the cases an engine ran (those outside what it declares in its `hello` are "
               "*not run*: `unsupported`, or `skipped` when it declined them). Outcomes are those of "
               f"[`euchre-spec check`]({links.to('cli.md')}); a failure listed in an engine's skip file counts as known "
@@ -345,7 +372,7 @@ def engine_page(report: Report) -> str:
 
 
 def render_engine_pages(reports: list[Report], variants: list[tuple[str, str]], links_for: Callable[[str], Links],
-                        corpus_version: str | None = None, attribute: Attribution | None = None) -> dict[str, str]:
+                        corpus_version: CorpusIdentity | str | None = None, attribute: Attribution | None = None) -> dict[str, str]:
     """A page of its own for each engine (path -> Markdown): what its section of the compliance
     page says (the rules it declared, its history by engine version, its identify and fuzz
     runs, its failures by rule with the known ones' bug-tracker links), for an engine author
@@ -431,7 +458,7 @@ def clause_title(links: Links, variant: str, clause: str | None) -> str:
     return links.titles.get(variant, {}).get(clause, clause)
 
 
-def render_report(report: Report, failures: list[Failure], links: Links, corpus_version: str | None,
+def render_report(report: Report, failures: list[Failure], links: Links, corpus_version: CorpusIdentity | str | None,
                   titles: dict[str, str], own_page: bool = False) -> list[str]:
     engine = report.engine
     suite = report.header.get("suite") or {}
@@ -444,9 +471,7 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     if suite:
         protocol = report.header.get("protocol_version") or report.header.get("protocol") or "?"
         facts.append(f"suite {md_text(str(suite.get('version', '?')))}, corpus {md_text(str(suite.get('corpus_version', '?')))}, "
-                     f"protocol {md_text(str(protocol))}"
-                     + (" (the corpus has changed since: re-run to refresh)" if corpus_version and suite.get("corpus_version")
-                        and suite.get("corpus_version") != corpus_version else ""))
+                     f"protocol {md_text(str(protocol))}")
     if report.header.get("started"):
         facts.append(f"run {md_text(str(report.header['started']))}")
     declared = engine.get("variants")
@@ -458,6 +483,11 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     if own_page:
         facts.append(f"[its own page]({report.path.stem}.md)")
     lines += [" · ".join(facts), "{: .es-meta }", ""]
+    stale = stale_words(report, current_corpus(corpus_version))
+    if stale:
+        lines += ['!!! warning "Stale: the corpus has changed since this report was run"', "",
+                  f"    This report was {md_text(stale)}. Its counts say nothing of the cases added or changed since; "
+                  f"re-run it with `python tools/publish_reports.py --only {md_text(report.path.stem)}`.", ""]
     for problem in report.problems:
         lines += ["!!! failure \"This report could not be read in full\"", "", f"    {md_text(problem)}", ""]
     counts = report.outcomes()
