@@ -13,8 +13,14 @@ seeds, bounded hands) and keeps their JSON and the shrunk cases under
 docs/compliance/fuzz/<engine>/.
 
 An engine whose dependencies are not installed, or whose checkout's environment variable
-is not set, is left out with a message; its previous report, if any, is removed rather
-than left stale (its history stays).
+is not set, is left out with a message; its previous report stays, and the page marks it
+stale once the corpus has changed (each report names the corpus it ran by its digest).
+
+``--only NAME`` (repeatable) re-runs some engines, ``--stale`` those whose report is stale or
+missing; ``--status`` runs nothing and lists each published report as current or stale (exit
+1 when one is stale). Engine commands name no path of this machine: they are run from the
+checkout as ``python tools/adapters/...`` with this Python first on ``PATH``, and the
+adapters find their engines' checkouts by environment variables (``$EUCHRE_APP_DIR``, ...).
 """
 
 from __future__ import annotations
@@ -37,30 +43,30 @@ HISTORY = COMPLIANCE / "history"
 BASELINES = COMPLIANCE / "baselines"
 FUZZ = COMPLIANCE / "fuzz"
 PY = sys.executable
-ADAPTERS = ROOT / "tools" / "adapters"
 
 
-def adapter(name: str) -> list[str]:
-    return [f"{PY} {ADAPTERS / name}"]
+def adapter(name: str, *args: str) -> list[str]:
+    """An adapter's command, relative to the checkout (``python``: this Python, see engine_env)."""
+    return [" ".join(["python", f"tools/adapters/{name}", *args])]
 
 
 # name -> (engine command, extra check arguments, what it needs: a module, "node", or "env:VAR")
 ENGINES = {
     "reference": (["reference"], [], None),
-    "javascript": ([f"node {ROOT / 'tools/engines/js/engine.js'}"], ["--variant", "euchre"], "node"),
+    "javascript": (["node tools/engines/js/engine.js"], ["--variant", "euchre"], "node"),
     "openspiel": (adapter("openspiel_engine.py"), ["--variant", "openspiel"], "pyspiel"),
     "openspiel-on-standard-euchre": (adapter("openspiel_engine.py"), ["--variant", "euchre"], "pyspiel"),
     "euchrelib": (adapter("euchrelib_engine.py"), ["--variant", "euchre"], "euchrelib"),
     "euchre-cli": (adapter("euchre_cli_engine.py"), ["--variant", "euchre"], "euchre.command.play"),
     "euchre-app": (adapter("euchre_app_engine.py"), ["--variant", "euchre"], "env:EUCHRE_APP_DIR"),
-    "euchre-app-on-standard-euchre": ([f"{PY} {ADAPTERS / 'euchre_app_engine.py'} --standard"], ["--variant", "euchre"],
+    "euchre-app-on-standard-euchre": (adapter("euchre_app_engine.py", "--standard"), ["--variant", "euchre"],
                                       "env:EUCHRE_APP_DIR"),
     "rlcard-euchre-w23": (adapter("rlcard_euchre_engine.py"), ["--variant", "euchre"], "env:RLCARD_EUCHRE_W23_DIR"),
     "rlcard-euchre-euchre-rl": (adapter("rlcard_euchre_engine.py"), ["--variant", "euchre"], "env:RLCARD_EUCHRE_RL_DIR"),
     "rlcard-500": (adapter("rlcard_500_engine.py"), ["--variant", "five-hundred-four"], "env:RLCARD_500_DIR"),
     "euchre-plt": (adapter("euchre_plt_engine.py"), ["--variant", "euchre"], "env:EUCHRE_PLT_DIR"),
     "cards-ts": (adapter("cards_ts_engine.py"), ["--variant", "euchre"], "env:CARDS_TS_DIR"),
-    "cards-ts-on-standard-euchre": ([f"{PY} {ADAPTERS / 'cards_ts_engine.py'} --standard"], ["--variant", "euchre"],
+    "cards-ts-on-standard-euchre": (adapter("cards_ts_engine.py", "--standard"), ["--variant", "euchre"],
                                     "env:CARDS_TS_DIR"),
     "buck-euchre": (adapter("buck_euchre_engine.py"), ["--variant", "buck-euchre-auction"], "env:BUCK_EUCHRE_DIR"),
 }
@@ -96,7 +102,10 @@ def available(need: str | None) -> bool:
 
 
 def engine_env(name: str) -> dict[str, str]:
+    """The environment of a run: this Python first on PATH (the commands say ``python``), and
+    the checkout variables an adapter shared by two engines reads."""
     env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(PY).parent), env.get("PATH", "")])
     for target, source in ENGINE_ENV.get(name, {}).items():
         if os.environ.get(source):
             env[target] = os.environ[source]
@@ -123,10 +132,10 @@ def keep_in_history(name: str, report: Path) -> Path | None:
 def check(name: str, engine: list[str], extra: list[str]) -> None:
     report = REPORTS / f"{name}.jsonl"
     baseline = BASELINES / f"{name}.skip"
-    skip = ["--skip", str(baseline), "--allow-fixed"] if baseline.exists() else []
+    skip = ["--skip", baseline.relative_to(ROOT).as_posix(), "--allow-fixed"] if baseline.exists() else []
     result = subprocess.run([PY, "-m", "conformance.cli", "check", "--engine", *engine, "-j", "2",
-                             "--json", str(report), *skip, *extra], cwd=ROOT, capture_output=True, text=True,
-                            env=engine_env(name))
+                             "--json", report.relative_to(ROOT).as_posix(), *skip, *extra], cwd=ROOT, capture_output=True,
+                            text=True, env=engine_env(name))
     footer = json.loads(report.read_text().splitlines()[-1]) if report.exists() else {}
     counts = {k: v for k, v in footer.get("counts", {}).items() if v}
     kept = keep_in_history(name, report) if report.exists() and name != "reference" else None
@@ -156,19 +165,57 @@ def fuzz(name: str, engine: list[str]) -> None:
         print(f"{name} {kind}: exit {result.returncode}")
 
 
+def stale_reports() -> dict[str, str | None]:
+    """Each published report (by engine name) and why it is stale, or None when it is current."""
+    sys.path.insert(0, str(ROOT))
+    from conformance.corpus_stamp import current_identity, staleness
+    current = current_identity()
+    found: dict[str, str | None] = {}
+    for path in sorted(REPORTS.glob("*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            head, foot = json.loads(lines[0]), json.loads(lines[-1])
+        except (ValueError, IndexError):
+            found[path.stem] = "unreadable"
+            continue
+        why = staleness(head, current)
+        found[path.stem] = None if why is None else f"run {head.get('started', '?')} over {foot.get('cases', '?')} cases: {why}"
+    return found
+
+
+def status() -> int:
+    found = stale_reports()
+    for name, why in found.items():
+        print(f"{name}: {'current' if why is None else 'stale, ' + why}")
+    for name in ENGINES:
+        if name not in found:
+            print(f"{name}: no report")
+    stale = [name for name, why in found.items() if why is not None]
+    print(f"{len(found) - len(stale)} of {len(found)} published report(s) current"
+          + (f"; re-run the stale ones: python tools/publish_reports.py --stale" if stale else ""))
+    return 1 if stale else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", metavar="NAME", help="only these engines (repeatable)")
+    parser.add_argument("--only", action="append", metavar="NAME", choices=sorted(ENGINES),
+                        help="only these engines (repeatable)")
+    parser.add_argument("--stale", action="store_true", help="only the engines whose report is stale or missing")
+    parser.add_argument("--status", action="store_true", help="run nothing: say which published reports are stale (exit 1 if any)")
     parser.add_argument("--fuzz", action="store_true", help="also run identify and fuzz on the engines written elsewhere")
     args = parser.parse_args()
+    if args.status:
+        return status()
     REPORTS.mkdir(parents=True, exist_ok=True)
+    stale = stale_reports() if args.stale else {}
     for name, (engine, extra, need) in ENGINES.items():
         if args.only and name not in args.only:
             continue
-        report = REPORTS / f"{name}.jsonl"
+        if args.stale and stale.get(name, "missing") is None:
+            continue
         if not available(need):
-            print(f"{name}: skipped ({need[4:] + ' is not set' if need and need.startswith('env:') else str(need) + ' is not available'})")
-            report.unlink(missing_ok=True)
+            print(f"{name}: skipped ({need[4:] + ' is not set' if need and need.startswith('env:') else str(need) + ' is not available'})"
+                  + ("; its published report is kept (the page says whether it is stale)" if (REPORTS / f"{name}.jsonl").exists() else ""))
             continue
         check(name, engine, extra)
         if args.fuzz and name in FUZZ_RUNS:
