@@ -249,6 +249,31 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
     return record
 
 
+def _confirm_case(record: dict[str, Any], argv: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """Run a written case on the reference and on the engine as ``check`` does; a case that
+    does not pass on the one and fail on the other is removed (and the record says why)."""
+    from .cases import load_cases
+    from .check import run_cases
+    from .runner import FAILING
+
+    path = Path(record["case"])
+    cases, problems = load_cases([path])
+    if problems:
+        why = f"not a valid case: {problems[0]}"
+    else:
+        on_reference = next(run_cases(cases, engine_command("reference"), timeout=args.timeout)).outcome
+        on_engine = next(run_cases(cases, argv, timeout=args.timeout)).outcome
+        record["outcomes"] = {"reference": on_reference, "engine": on_engine}
+        if on_reference == "pass" and on_engine in FAILING:
+            return record
+        why = f"it does not catch the engine when run with the options it names (reference {on_reference}, engine {on_engine})"
+    warn(f"the case {path} is not kept: {why}")
+    path.unlink(missing_ok=True)
+    record["case"] = None
+    record["not_kept"] = why
+    return record
+
+
 def _quote(text: str) -> str:
     return json.dumps(text) if any(c in text for c in " '\"$") else text
 
@@ -334,9 +359,14 @@ def cmd_identify(args: argparse.Namespace) -> int:
         deviations = []
         reference_table = resolve(variant, result.options)
         for deviation in result.deviations:
-            deviations.append(_report_divergence(
-                deviation, args, variant, make_engine, sent, reference_table, engine_name, argv, out,
-                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify"))
+            # A case is played with the options it names, by the engine and the reference
+            # alike: the identified ones, under which the deviation was found. So it is shrunk
+            # with the engine sent them, written with them, and kept only if it passes on the
+            # reference and fails on the engine when run as `check` runs it.
+            record = _report_divergence(
+                deviation, args, variant, make_engine, reference_table, reference_table, engine_name, argv, out,
+                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify")
+            deviations.append(_confirm_case(record, argv, args))
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:
             failed = True

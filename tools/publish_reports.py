@@ -33,7 +33,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,14 +149,15 @@ def fuzz(name: str, engine: list[str]) -> None:
     flags = [arg for option in options for arg in ("--option", option)]
     env = engine_env(name)
     runs = {
-        # identify's cases of the deviations that remain are not kept: they are written with the
-        # options sent, not the house rules identified, so they do not replay on the reference
+        # identify's cases of the deviations that remain name the house rules identified, pass on
+        # the reference and fail on the engine (identify keeps no other)
         "identify": [PY, "-m", "conformance.cli", "identify", "--engine", *engine, "--variant", variant, *flags,
-                     "--hands", "120", "--check-hands", "300", "--shrink-time", "20", "--out", tempfile.mkdtemp(),
-                     "--json", str(out / "identify.json")],
+                     "--hands", "120", "--check-hands", "300", "--shrink-time", "20",
+                     "--out", (out / "identify-cases").relative_to(ROOT).as_posix(),
+                     "--json", (out / "identify.json").relative_to(ROOT).as_posix()],
         "fuzz": [PY, "-m", "conformance.cli", "fuzz", "--engine", *engine, "--variant", variant, *flags, "--hands", "400",
-                 "--divergences", "6", "--shrink-time", "20", "--seed", "1", "--out", str(out / "cases"),
-                 "--json", str(out / "fuzz.json")],
+                 "--divergences", "6", "--shrink-time", "20", "--seed", "1", "--out", (out / "cases").relative_to(ROOT).as_posix(),
+                 "--json", (out / "fuzz.json").relative_to(ROOT).as_posix()],
     }
     for kind, argv in runs.items():
         result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=1800)

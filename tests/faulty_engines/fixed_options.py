@@ -4,6 +4,8 @@ is sent and plays a fixed set instead (``euchre-spec identify`` must name that s
 ``python tests/faulty_engines/fixed_options.py '{"euchre": {"going-alone": false}}'``:
 for each variant named, the table it is sent is replaced by that variant's table under
 those options (options not named keep the values sent); other variants are played as sent.
+A second argument names a mutant (``conformance/mutants``) whose rule bug it also has: house
+rules and a deviation that no option explains, as ``identify`` must tell apart.
 """
 
 from __future__ import annotations
@@ -34,4 +36,8 @@ class FixedOptions(Faulty):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2:
+        from conformance.mutants import load, use_pure_python
+        use_pure_python()              # the interpreter's classes must be patchable
+        load(sys.argv[2]).apply()
     sys.exit(FixedOptions(json.loads(arg("{}"))).serve())
