@@ -174,7 +174,8 @@ def test_nothing_outlives_a_runner_stopped_mid_case(tmp_path, signum, jobs, mark
     try:
         # the runner, and at least one engine's keeper, the engine and its daemon
         assert wait_until(lambda: len(marked(marker)) >= 4, 30), marked(marker)
-        assert wait_until(hanging.exists, 60), "the engine that has FULL hangs on its 5th act"
+        assert wait_until(lambda: hanging.exists() and hanging.read_text().endswith("\n"), 60), \
+            "the engine that has FULL hangs on its 5th act"
         runner.send_signal(signum)
         runner.communicate(timeout=30)
     finally:
@@ -233,12 +234,14 @@ def test_a_worker_killed_outright_takes_its_engines_processes_with_it(tmp_path, 
         env={**os.environ, "EUCHRE_SPEC_TEST_HANGING": str(hanging)})
     try:
         assert wait_until(lambda: len(marked(marker)) >= 5, 30), marked(marker)     # runner, worker, keeper, ...
-        assert wait_until(hanging.exists, 60), "the worker that has FULL waits on a hanging engine"
-        hung = [pid for pid in _pids(marked(marker)) if _parent(pid) == runner.pid and _pids(marked(marker)) & _tree(pid)]
-        doomed = set().union(*(_tree(pid) for pid in hung)) & _pids(marked(marker))
-        assert hung and len(doomed) >= 3, "the worker's keeper, engine and daemon"
-        for pid in hung:
-            os.kill(pid, signal.SIGKILL)
+        assert wait_until(lambda: hanging.exists() and hanging.read_text().endswith("\n"), 60), \
+            "the worker that has FULL waits on a hanging engine"
+        # that engine's worker (the other may end meanwhile: it is not the one to kill)
+        hung = _ancestor_under(int(hanging.read_text().split()[0]), runner.pid)
+        assert hung is not None, "the hanging engine runs under a worker of the runner"
+        doomed = _tree(hung) & _pids(marked(marker))
+        assert len(doomed) >= 3, "the worker's keeper, engine and daemon"
+        os.kill(hung, signal.SIGKILL)
         assert wait_until(lambda: not _pids(marked(marker)) & doomed, SETTLE), marked(marker)
         runner.communicate(timeout=60)
     finally:
@@ -257,6 +260,18 @@ def _parent(pid: int) -> int | None:
     except OSError:
         return None
     return int(stat[stat.rfind(b")") + 2:].split()[1])
+
+
+def _ancestor_under(pid: int, top: int) -> int | None:
+    """The ancestor of ``pid`` (or ``pid`` itself) whose parent is ``top``."""
+    while pid not in (0, 1):
+        parent = _parent(pid)
+        if parent is None:
+            return None
+        if parent == top:
+            return pid
+        pid = parent
+    return None
 
 
 def _tree(root: int) -> set[int]:

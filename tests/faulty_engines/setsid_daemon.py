@@ -5,8 +5,8 @@ also crashes on the N-th act of a hand (default 0: never), so each restart leave
 daemon, or with ``hang`` stops answering there instead (to stop a runner mid-case); MARKER
 is only carried in the command line (the daemon, forked without ``exec``, has the same),
 for a test to find the daemons by. With ``hang``, the file that ``EUCHRE_SPEC_TEST_HANGING``
-names (if set) is created when the engine starts hanging, so that a test can wait for that
-moment instead of guessing it with a sleep.
+names (if set) is given the engine's pid when it starts hanging, so that a test can wait for
+that moment instead of guessing it with a sleep, and knows which engine hangs.
 
 Expected outcome: the engine's own (``pass`` with N 0; ``crash`` on the whole hand with
 N 5, a fresh engine for the next case; ``timeout`` with ``hang``); on Linux the runner
@@ -43,8 +43,8 @@ class SetsidDaemon(Faulty):
     def reply(self, message):
         if message.get("type") == "act" and AFTER and self.acts == AFTER:
             if HANG and os.environ.get("EUCHRE_SPEC_TEST_HANGING"):
-                with open(os.environ["EUCHRE_SPEC_TEST_HANGING"], "a", encoding="utf-8"):
-                    pass
+                with open(os.environ["EUCHRE_SPEC_TEST_HANGING"], "a", encoding="utf-8") as hanging:
+                    hanging.write(f"{os.getpid()}\n")
             while HANG:
                 time.sleep(60)
             die(6, "setsid_daemon.py: crashing, my daemon lives on")
