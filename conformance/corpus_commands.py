@@ -103,6 +103,29 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_FAILED if problems else EXIT_OK
 
 
+def cmd_requirements(args: argparse.Namespace) -> int:
+    """Work out what each case's script reaches; say which cases state it wrongly, and with
+    ``--write`` put the right ``requires:`` into their files."""
+    from .requirements import requirements_of, stale, write_requirements
+
+    meta = load_corpus_meta()
+    cases, problems = load_cases(args.paths or None, tags=meta.tags)
+    for problem in problems:
+        error(str(problem))
+    computed = requirements_of(cases, args.jobs)
+    wrong = [(case, stale(case, computed[case.id])) for case in cases]
+    wrong = [(case, why) for case, why in wrong if why]
+    if args.write:
+        changed = write_requirements([case for case, _ in wrong], computed)
+        plain(f"requires: written in {len(changed)} file(s) of {len(cases)} case(s)")
+        return EXIT_FAILED if problems else EXIT_OK
+    for case, why in wrong:
+        say(f"[red]error[/red] {escape(case.file)}: case {escape(case.id)} {escape(why)}")
+    plain(f"{len(cases)} case(s), {len(wrong)} with stale or missing requires"
+          + ("; write them with --write" if wrong else ""))
+    return EXIT_FAILED if wrong or problems else EXIT_OK
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """Copy the built-in corpus of this version, ``corpus.yaml`` included, into a folder an
     engine's repository can keep and run with ``check --corpus DIR``."""
@@ -146,7 +169,13 @@ def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", action="append", help="weigh clause coverage for this variant (repeatable; default: "
                    "every variant, or with PATHs the variants their cases use)")
     p.set_defaults(func=cmd_lint)
-    p = actions.add_parser("stats", help="cases per variant, option and tag")
+    p = actions.add_parser("requirements", help="work out the options each case's script reaches (its requires:)")
+    p.add_argument("--write", action="store_true", help="write each case's requires: into its file")
+    p.add_argument("-j", "--jobs", type=positive_int, default=None, help="cores to replay on (default: all)")
+    p.add_argument("paths", nargs="*", metavar="PATH", type=existing_path,
+                   help="case files or folders (default: the built-in corpus)")
+    p.set_defaults(func=cmd_requirements)
+    p = actions.add_parser("stats", help="cases per variant, option, requirement and tag")
     p.set_defaults(func=cmd_stats)
     p = actions.add_parser("export", help="copy this version's corpus into a folder, to keep and run with --corpus")
     p.add_argument("dir", metavar="DIR")
