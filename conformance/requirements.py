@@ -263,13 +263,13 @@ def stale(case: Case, computed: Mapping[str, Any]) -> str | None:
         if key not in computed:
             problems.append(f"requires {key} but its script plays the same under every value")
         elif key not in given:
-            problems.append(f"does not state that it requires {key}={_flow(computed[key])}")
+            problems.append(f"does not state that it requires {key}={flow(computed[key])}")
         elif not _same_requirement(given[key], computed[key]):
-            problems.append(f"requires {key}={_flow(given[key])}, but the values its script allows are {_flow(computed[key])}")
+            problems.append(f"requires {key}={flow(given[key])}, but the values its script allows are {flow(computed[key])}")
     return ("stale requires: " + "; ".join(problems) + " (euchre-spec corpus requirements --write)") if problems else None
 
 
-def _flow(value: Any) -> str:
+def flow(value: Any) -> str:
     """A value as one line of YAML flow style (how ``requires:`` is written)."""
     return yaml.safe_dump(value, default_flow_style=True, width=1 << 16, sort_keys=False).strip().removesuffix("...").strip()
 
@@ -297,7 +297,7 @@ def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str
             if id_line is None:
                 continue
             indent = lines[id_line - 1].index("id:")
-            text = " " * indent + f"requires: {_flow(dict(computed[case.id]))}\n"
+            text = " " * indent + f"requires: {flow(dict(computed[case.id]))}\n"
             old = located.lines.get(path + ("requires",))
             edits.append((old - 1 if old is not None else id_line, text, old is not None))
         for index, text, replace in sorted(edits, reverse=True):
@@ -308,3 +308,89 @@ def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str
         Path(file).write_text("".join(lines), encoding="utf-8")
         changed.append(file)
     return changed
+
+
+# -- running a case on an engine that declares some options ------------------------------------------
+def _concrete(declared: Any, near: Any) -> list[Any]:
+    """Values a declaration names: its values, and of each range the value nearest ``near``."""
+    found = []
+    for item in declared if isinstance(declared, list) else [declared]:
+        if isinstance(item, dict):
+            low, high = item.get("minimum"), item.get("maximum")
+            if _is_number(near):
+                found.append(max(low if low is not None else near, min(high if high is not None else near, near)))
+            else:
+                found += [v for v in (low, high) if v is not None]
+        elif item != "*":
+            found.append(item)
+    return found
+
+
+def engine_value(declared: Mapping[str, Any], key: str, option: Mapping[str, Any], current: Any,
+                 requirement: Any = None, required: bool = True) -> tuple[bool, Any]:
+    """The value of option ``key`` to run a case under, for an engine declaring ``declared``:
+    the case's own value where the engine plays it, else the default, else a declared value,
+    each only where the case's requirement (if it has one for ``key``) allows it.
+    Returns (found, value)."""
+    default = option.get("default")
+    said = declared.get(key, [default])
+    allowed = (lambda v: allows(requirement, v)) if required else (lambda v: True)
+    if said == "*":
+        return True, current
+    for value in [current, default] + _concrete(said, current):
+        if declares_value(said, value) and allowed(value):
+            return True, value
+    return False, None
+
+
+def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str]]:
+    """The options an engine declaring ``declared`` lacks for ``case``: every option the case
+    requires (``requires:``; a case stating none requires all its options at their values)
+    that the engine plays at no value the requirement allows."""
+    requires = stored(case)
+    needs = []
+    options = case.table.table.get("options", {})
+    for key, value in case.table.selected.items():
+        if requires is not None and key not in requires:
+            continue
+        requirement = requires[key] if requires is not None else value
+        found, _ = engine_value(declared, key, options.get(key, {}), value, requirement)
+        if not found:
+            shown = flow(requirement) if isinstance(requirement, list) else yaml_text(requirement)
+            unlisted = "" if key in declared else " (an option not listed is supported at its default only)"
+            needs.append((key, f"option {key}={shown} is not declared{unlisted}"))
+    return needs
+
+
+_VOUCHED: dict[tuple[str, str], bool] = {}
+
+
+def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
+    """The case as the engine is sent it: under the values the engine declares for the
+    options the case does not require (or that its requirement allows), replayed on the
+    reference first. Returns (the case to play, None), or (case, why it cannot run)."""
+    variants = hello.get("variants")
+    if not isinstance(variants, dict) or stored(case) is None:
+        return case, None
+    declared = (variants.get(case.variant) or {}).get("options", {})
+    if declared == "*" or not isinstance(declared, dict):
+        return case, None
+    requires = stored(case) or {}
+    options = case.table.table.get("options", {})
+    selection = dict(case.table.selected)
+    for key, current in case.table.selected.items():
+        found, value = engine_value(declared, key, options.get(key, {}), current, requires.get(key), key in requires)
+        if found:
+            selection[key] = value
+    if selection == case.table.selected:
+        return case, None
+    changed = ", ".join(f"{k}={yaml_text(v)}" for k, v in selection.items() if case.table.selected.get(k) != v)
+    other = under(case, selection)
+    if other is None:
+        return case, f"the options it declares ({changed}) cannot be chosen with the case's others"
+    key = (case.id, other.table.sha256)
+    if key not in _VOUCHED:
+        _VOUCHED[key] = replays(other)
+    if not _VOUCHED[key]:
+        return case, f"under the options it declares ({changed}) the case's script plays differently on the reference"
+    return other, None
