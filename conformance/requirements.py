@@ -20,9 +20,11 @@ requirements were found one option at a time; the replay vouches for the combina
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -152,8 +154,28 @@ def _allowed(case: Case, key: str, value: Any) -> bool:
     return all(other not in selected or meets(need, selected[other]) for other, need in wanted.items())
 
 
+@contextlib.contextmanager
+def _alternatives_not_cached():
+    """The tables of the alternative values are resolved once and thrown away: kept in the
+    on-disk cache (shared, bounded), thousands of them would push out what is worth keeping."""
+    before = os.environ.get("EUCHRE_SPEC_CACHE")
+    os.environ["EUCHRE_SPEC_CACHE"] = "off"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["EUCHRE_SPEC_CACHE"]
+        else:
+            os.environ["EUCHRE_SPEC_CACHE"] = before
+
+
 def compute(case: Case) -> dict[str, Any]:
     """The options ``case`` requires, each with the values under which its script plays the same."""
+    with _alternatives_not_cached():
+        return _compute(case)
+
+
+def _compute(case: Case) -> dict[str, Any]:
     required: dict[str, Any] = {}
     selected = case.table.selected
     if any(hand.get("perft") for hand in case.hands):
