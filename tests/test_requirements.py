@@ -37,10 +37,11 @@ def test_an_option_the_script_never_reaches_is_not_required():
     # lone-defence, lone-lead and scoring-of-lone-hands options cannot change a thing in it.
     case = case_at(CORPUS / "euchre" / "assist-made-four-tricks.yaml")
     needed = compute(case)
-    for unreached in ("defending-alone", "lone-lead", "lone-march-points", "lone-euchre-points", "canadian-loner"):
+    for unreached in ("defending-alone", "lone-lead", "lone-march-points", "lone-euchre-points", "super-euchre"):
         assert unreached not in needed
-    # The maker's side is offered "alone" with its bid, and the dealer discards: reached.
-    assert needed["going-alone"] is True and needed["dealer-discard"] == "any"
+    # The maker's side is offered "alone" with its bid, and the dealer discards: reached. The
+    # assist is the dealer's partner ordering up, whose choice the Canadian loner rule changes.
+    assert needed["going-alone"] is True and needed["dealer-discard"] == "any" and needed["canadian-loner"] is False
     # A game to 1 ends with the point this hand scores; to 10 or 11 it goes on.
     assert allows(needed["game-target"], 10) and allows(needed["game-target"], 11) and not allows(needed["game-target"], 1)
 
