@@ -155,3 +155,14 @@ def test_check_generate_on_a_declared_engine_runs_its_own_rules(tmp_path):
     assert all(r["options"].get("stick-the-dealer") is True for r in results)
     assert not (tmp_path / "out").exists()                # nothing failed, nothing written
     shutil.rmtree(tmp_path / "reports", ignore_errors=True)
+
+
+def test_corpus_stats_counts_cases_per_requirement():
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "corpus", "stats"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, env={"COLUMNS": "250", "PATH": ""})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Cases per requirement" in done.stdout and "euchre: the defaults" in done.stdout
+    assert "euchre: dealer-discard=not-upcard" in done.stdout       # the profile whose every dealer reaches it
+    line = next(l for l in done.stdout.splitlines() if l.startswith("runnable with the default options"))
+    ran, total = map(int, line.split(" euchre ")[1].split(",")[0].split(" of "))
+    assert total > 300 and ran * 100 >= 60 * total                 # the target, for the defaults
