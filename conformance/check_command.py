@@ -28,7 +28,8 @@ from .check import SkipList, run_cases, select
 from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file
 from .console import console, error, escape, is_terminal, plain, say, warn
 from .containment import available as contained
-from .engine_process import engine_command, kill_all, left_behind_total
+from .engine_process import EngineFailure, EngineProcess, engine_command, kill_all, left_behind_total
+from .generated_check import generated_cases, write_failed
 from .report import JsonlReport, footer, header, print_failures, run_notes, summary_tables, write_junit, write_tap
 from .runner import FAILING, CaseResult, Failure
 
@@ -121,6 +122,22 @@ class _Progress:
             sys.stdout.flush()
 
 
+def generated_for_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[Case, str]]:
+    """``--generate N``: the engine's hello, read once, and N cases made for what it declares."""
+    engine = EngineProcess(argv, timeout=args.timeout, start_timeout=args.start_timeout)
+    try:
+        hello = engine.start()
+    except EngineFailure as exc:
+        error(f"--generate: no cases generated: the engine did not answer hello ({exc})")
+        return []
+    finally:
+        engine.stop()
+    made = generated_cases(hello, args.generate, args.seed, Path(args.generated_out), args.variant)
+    if not made:
+        warn("--generate: the engine declares no variant of this suite" + (f" matching --variant {args.variant}" if args.variant else ""))
+    return made
+
+
 def run_check(args: argparse.Namespace) -> int:
     try:
         argv = engine_command(args.engine)
@@ -139,6 +156,8 @@ def run_check(args: argparse.Namespace) -> int:
     if args.variant and not any(case.variant == args.variant for case in cases):
         variant_path(args.variant)      # an unknown variant: "unknown variant 'x' (known: ...)", as play says
     chosen = select(cases, args.variant, args.case, args.shard)
+    generated = generated_for_engine(argv, args) if args.generate else []
+    chosen += [case for case, _ in generated]
     broken = [CaseResult(Case.unreadable(p), "error", 0.0, Failure(where="case file", message=str(p))) for p in problems]
     if not chosen and not broken:
         raise UsageError("no case matches the selection")
@@ -214,6 +233,11 @@ def run_check(args: argparse.Namespace) -> int:
         write_junit(junit, results, engine_name)
     if tap:
         write_tap(tap, results)
+    if generated:
+        failed = {r.case.id for r in results if r.outcome in FAILING}
+        written = write_failed(generated, failed, Path(args.generated_out))
+        plain(f"generated for the engine's declaration: {len(generated)} case(s), {len(written)} failing"
+              + (f", written to {args.generated_out} (run them again with --corpus {args.generated_out})" if written else ""))
     if baseline:
         count = SkipList.write(baseline, results)
         plain(f"baseline: {count} failing case(s) written to {baseline}")

@@ -301,6 +301,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fail the run unless every selected case ran (none unsupported by the engine's hello)")
     p.add_argument("--fail-under", type=percent, metavar="PCT",
                    help="fail the run when less than PCT%% of the selected cases ran")
+    p.add_argument("--generate", type=whole_number, default=0, metavar="N",
+                   help="also run N cases generated for exactly the rules the engine's hello declares")
+    p.add_argument("--seed", type=whole_number, default=1, help="seed of the generated cases (default %(default)s)")
+    p.add_argument("--generated-out", default="euchre-spec-generated", metavar="DIR",
+                   help="where generated cases that fail are written (default %(default)s)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("mutants", help="run the corpus against every mutant engine (conformance/mutants); each must be caught")

@@ -18,19 +18,26 @@ from .console import console, error, escape, plain, say
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .generate import generate
+    from .generate import generate, load_profiles
+    from .requirements import requirements_of, write_requirements
 
     variants = args.variant or variant_ids()
     unknown = [v for v in variants if v not in variant_ids()]
     if unknown:
         raise UsageError(f"unknown variant(s): {', '.join(unknown)} (known: {', '.join(variant_ids())})")
     out = Path(args.out) if args.out else CORPUS_DIR / "generated"
+    profiles = None if args.pairwise_only else load_profiles()
     total = 0
     for variant in variants:
-        written = generate(variant, out, seed=args.seed, hands_per_combination=args.hands, games_per_combination=args.games)
+        written = generate(variant, out, seed=args.seed, hands_per_combination=args.hands, games_per_combination=args.games,
+                           profiles=profiles)
         total += len(written)
         plain(f"{variant}: {len(written)} generated case(s) in {out}")
-    plain(f"{total} case(s) written")
+    cases, problems = load_cases([out])
+    written_ids = {path.stem for variant in variants for path in out.glob(f"gen-{variant}-*.yaml")}
+    mine = [case for case in cases if case.id in written_ids]
+    write_requirements(mine, requirements_of(mine))
+    plain(f"{total} case(s) written, each with its requires:")
     return EXIT_OK
 
 
@@ -78,11 +85,26 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return EXIT_FAILED if report.problems or uncovered else EXIT_OK
 
 
+def _requirement_names(case) -> list[str]:
+    """What a case needs of an engine beyond the defaults, as ``stats`` counts it: each
+    required option whose requirement leaves out the option's default, or "(not stated)"."""
+    from .requirements import allows, flow, stored
+
+    requires = stored(case)
+    if requires is None:
+        return [f"{case.variant}: (no requires: stated)"]
+    options = case.table.table.get("options", {}) if case.table else {}
+    names = [f"{case.variant}: {key}={flow(value)}" for key, value in sorted(requires.items())
+             if not allows(value, options.get(key, {}).get("default"))]
+    return names or [f"{case.variant}: the defaults"]
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     meta = load_corpus_meta()
     cases, problems = load_cases(tags=meta.tags)
     for title, key in (("variant", lambda c: [c.variant]),
                        ("option", lambda c: [f"{c.variant}: {k}={v}" for k, v in sorted(c.options.items())] or [f"{c.variant}: defaults"]),
+                       ("requirement", _requirement_names),
                        ("tag", lambda c: c.tags)):
         counts = Counter(name for case in cases for name in key(case))
         table = Table(title=f"Cases per {title}")
@@ -98,9 +120,36 @@ def cmd_stats(args: argparse.Namespace) -> int:
         console.print(table)
     plain(f"corpus {meta.version}: {len(cases)} case(s), {sum(c.steps for c in cases)} step(s), "
           f"{sum(1 for c in cases if 'generated' in c.tags)} generated, {len(problems)} unreadable")
+    defaults = Counter(case.variant for case in cases if _requirement_names(case) == [f"{case.variant}: the defaults"])
+    totals = Counter(case.variant for case in cases)
+    plain("runnable with the default options (every requirement met by the defaults): " + ", ".join(
+        f"{variant} {defaults[variant]} of {totals[variant]}" for variant in sorted(totals)))
     for problem in problems:
         error(str(problem))
     return EXIT_FAILED if problems else EXIT_OK
+
+
+def cmd_requirements(args: argparse.Namespace) -> int:
+    """Work out what each case's script reaches; say which cases state it wrongly, and with
+    ``--write`` put the right ``requires:`` into their files."""
+    from .requirements import requirements_of, stale, write_requirements
+
+    meta = load_corpus_meta()
+    cases, problems = load_cases(args.paths or None, tags=meta.tags)
+    for problem in problems:
+        error(str(problem))
+    computed = requirements_of(cases, args.jobs)
+    wrong = [(case, stale(case, computed[case.id])) for case in cases]
+    wrong = [(case, why) for case, why in wrong if why]
+    if args.write:
+        changed = write_requirements([case for case, _ in wrong], computed)
+        plain(f"requires: written in {len(changed)} file(s) of {len(cases)} case(s)")
+        return EXIT_FAILED if problems else EXIT_OK
+    for case, why in wrong:
+        say(f"[red]error[/red] {escape(case.file)}: case {escape(case.id)} {escape(why)}")
+    plain(f"{len(cases)} case(s), {len(wrong)} with stale or missing requires"
+          + ("; write them with --write" if wrong else ""))
+    return EXIT_FAILED if wrong or problems else EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -179,8 +228,11 @@ def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("generate", help="write generated cases (seeded random deals and play) under conformance/corpus/generated")
     p.add_argument("--variant", action="append", help="variant(s) to generate for (default: every variant)")
     p.add_argument("--seed", type=whole_number, default=1)
-    p.add_argument("--hands", type=positive_int, default=6, help="single-hand cases per option combination")
-    p.add_argument("--games", type=whole_number, default=1, help="whole-game cases per option combination")
+    p.add_argument("--hands", type=positive_int, default=6, help="single-hand cases per option combination "
+                   "(variants without profiles in conformance/generator_profiles.yaml)")
+    p.add_argument("--games", type=whole_number, default=1, help="whole-game cases per option combination "
+                   "(variants without profiles)")
+    p.add_argument("--pairwise-only", action="store_true", help="leave out the profiles (real engines' option sets)")
     p.add_argument("--out", help="output folder (default: the built-in corpus's generated/)")
     p.set_defaults(func=cmd_generate)
     p = actions.add_parser("lint", help="schema, ids, tags and anchors, replay on the reference engine, clause coverage")
@@ -191,7 +243,13 @@ def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", action="append", help="weigh clause coverage for this variant (repeatable; default: "
                    "every variant, or with PATHs the variants their cases use)")
     p.set_defaults(func=cmd_lint)
-    p = actions.add_parser("stats", help="cases per variant, option and tag")
+    p = actions.add_parser("requirements", help="work out the options each case's script reaches (its requires:)")
+    p.add_argument("--write", action="store_true", help="write each case's requires: into its file")
+    p.add_argument("-j", "--jobs", type=positive_int, default=None, help="cores to replay on (default: all)")
+    p.add_argument("paths", nargs="*", metavar="PATH", type=existing_path,
+                   help="case files or folders (default: the built-in corpus)")
+    p.set_defaults(func=cmd_requirements)
+    p = actions.add_parser("stats", help="cases per variant, option, requirement and tag")
     p.set_defaults(func=cmd_stats)
     p = actions.add_parser("export", help="copy this version's corpus into a folder, to keep and run with --corpus")
     p.add_argument("dir", metavar="DIR")

@@ -5,9 +5,12 @@ against the interpreter along paths nobody would write by hand: odd bids, lone h
 lone defences, railroading, throw-ins, whole games to the target. Every case records the
 generator version and its seed, so ``euchre-spec corpus generate`` rewrites the same files.
 
-The option combinations are a pairwise covering set: every pair of values of any two
-options appears together in at least one combination, which keeps the corpus small while
-still crossing every option with every other.
+The option combinations are first the option sets real engines play
+(``generator_profiles.yaml``: the seeds' rules, stick the dealer, no lone defence,
+OpenSpiel's, ...), which get most of a variant's cases, so that an engine playing one
+common set of house rules runs most of the corpus; then a pairwise covering set: every
+pair of values of any two options appears together in at least one combination, which
+keeps the corpus small while still crossing every option with every other.
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from typing import Any
 import yaml
 
 from reference_impl import State, load_rules
+from reference_impl.errors import SpecError
 from reference_impl.resolve import resolve
+from reference_impl.yaml_source import load_file
 from reference_impl.rules import Rules
 from reference_impl.options import meets, reachable, values_of
-from reference_impl.selfplay import random_action
+from reference_impl.selfplay import BIDDING_PHASES, PASS_BIAS, random_action
 from reference_impl.steps import THROW_IN
 
-GENERATOR = "euchre-spec-generate 7"
+GENERATOR = "euchre-spec-generate 8"
+PROFILES = Path(__file__).with_name("generator_profiles.yaml")
 
 
 def clashes(requires: dict[tuple[str, Any], dict[str, Any]], a: str, va: Any, b: str, vb: Any) -> bool:
@@ -93,8 +99,27 @@ def topic_clauses(rules: Rules, topic: str) -> set[str]:
     return {c["id"] for c in rules.table.get("clauses", []) if c["topic"] == topic}
 
 
-def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: bool, deck_deal: bool) -> dict[str, Any]:
-    """One case: random deals and random legal actions, every expectation from ``rules``."""
+LONE_BIAS = 0.08    # in typical play a seat goes alone, or defends alone, this often when it may
+LONE_ACTIONS = frozenset({"alone", "defend-alone"})
+
+
+def typical_action(rng: random.Random, state: State) -> str:
+    """A random legal action as play mostly goes: bidders pass seven times in ten and
+    otherwise bid; a seat offered to play or defend alone takes it one time in ten (random
+    play goes alone every other hand, which reaches the lone-hand rules in most cases)."""
+    legal = state.legal_actions()
+    lone = [action for action in legal if action in LONE_ACTIONS]
+    if lone and "pass" in legal:
+        return rng.choice(lone) if rng.random() < LONE_BIAS else "pass"
+    if state.phase in BIDDING_PHASES and "pass" in legal and len(legal) > 1:
+        return "pass" if rng.random() < PASS_BIAS else rng.choice([action for action in legal if action != "pass"])
+    return random_action(rng, state)
+
+
+def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: bool, deck_deal: bool,
+                  typical: bool = False) -> dict[str, Any]:
+    """One case: random deals and random legal actions (``typical``: as play mostly goes,
+    see :func:`typical_action`), every expectation from ``rules``."""
     rng = random.Random(seed)
     setup: dict[str, Any]
     if whole_game and rules.first_dealer_method == "first-black-jack":
@@ -129,7 +154,8 @@ def generate_case(rules: Rules, options: dict[str, Any], seed: int, whole_game: 
         steps = []
         while state.current_player() is not None:
             legal = state.legal_actions()
-            action = random_action(rng, state)   # passes often while bidding: reaches throw-ins, stuck dealers
+            # random play passes often while bidding: reaches throw-ins, stuck dealers
+            action = typical_action(rng, state) if typical else random_action(rng, state)
             seat = state.to_act
             if state.phase == "play":
                 clauses |= topic_clauses(rules, "play")
@@ -213,28 +239,69 @@ def _deal_entry(rules: Rules, deal, deck_deal: bool, rng: random.Random, dealer:
 MIN_CASES = 24      # a variant with few option combinations still gets this many cases
 
 
-def generate(variant: str, out: Path, seed: int = 1, hands_per_combination: int = 6,
-             games_per_combination: int = 1) -> list[Path]:
-    """Write the generated cases of ``variant`` under ``out``; returns the files written."""
+def load_profiles(path: Path = PROFILES) -> dict[str, Any]:
+    """The generator's profiles file (see ``generator_profiles.yaml``), checked for shape."""
+    located = load_file(path)
+    data = located.data
+    if not isinstance(data, dict) or not isinstance(data.get("variants"), dict):
+        raise SpecError(located.problem((), "a profiles file holds counts and a variants mapping"))
+    for key in ("hands", "games", "pairwise-hands", "pairwise-games"):
+        if not isinstance(data.get(key), int) or isinstance(data.get(key), bool) or data[key] < 0:
+            raise SpecError(located.problem((key,), f"{key} must be a whole number"))
+    for variant, profiles in data["variants"].items():
+        for name, profile in (profiles or {}).items():
+            if not isinstance(profile, dict) or not isinstance(profile.get("options"), dict):
+                raise SpecError(located.problem(("variants", variant, name), "a profile needs an options mapping"))
+            try:
+                resolve(variant, profile["options"])
+            except SpecError as exc:
+                raise SpecError(located.problem(("variants", variant, name, "options"),
+                                                "; ".join(p.message for p in exc.problems))) from None
+    return data
+
+
+def combinations_of(variant: str, seed: int, hands_per_combination: int, games_per_combination: int,
+                    profiles: dict[str, Any] | None = None) -> list[tuple[dict[str, Any], int, int]]:
+    """The option combinations to generate for, each with its hands and games: the variant's
+    profiles first (real engines' option sets), then the pairwise covering set."""
     table = resolve(variant).table
     declared = table.get("options", {})
     values = {key: [v for v in values_of(option) if reachable(declared, key, v)] for key, option in declared.items()}
     requires = {(key, choice["value"]): choice["requires"] for key, option in declared.items()
                 for choice in option.get("choices", []) if choice.get("requires")}
-    combinations = pairwise_combinations(values, seed, requires) if values else [{}]
-    per_combination = hands_per_combination + games_per_combination
-    if len(combinations) * per_combination < MIN_CASES:
-        hands_per_combination = -(-MIN_CASES // len(combinations)) - games_per_combination
+    pairwise = pairwise_combinations(values, seed, requires) if values else [{}]
+    mine = ((profiles or {}).get("variants") or {}).get(variant) or {}
+    if not mine:
+        per_combination = hands_per_combination + games_per_combination
+        if len(pairwise) * per_combination < MIN_CASES:
+            hands_per_combination = -(-MIN_CASES // len(pairwise)) - games_per_combination
+        return [(options, hands_per_combination, games_per_combination) for options in pairwise]
+    assert profiles is not None
+    return ([(dict(profile["options"]), profile.get("hands", profiles["hands"]), profile.get("games", profiles["games"]))
+             for profile in mine.values()]
+            + [(options, profiles["pairwise-hands"], profiles["pairwise-games"]) for options in pairwise])
+
+
+def generate(variant: str, out: Path, seed: int = 1, hands_per_combination: int = 6,
+             games_per_combination: int = 1, profiles: dict[str, Any] | None = None) -> list[Path]:
+    """Write the generated cases of ``variant`` under ``out``; returns the files written.
+    ``profiles``: the generator's profiles (:func:`load_profiles`), or None for pairwise only."""
+    combinations = combinations_of(variant, seed, hands_per_combination, games_per_combination, profiles)
+    profiled = len(((profiles or {}).get("variants") or {}).get(variant) or {})
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob(f"gen-{variant}-*.yaml"):
         old.unlink()
     written = []
-    for index, options in enumerate(combinations):
+    for index, (options, hands, games) in enumerate(combinations):
         rules = load_rules(variant, options)
-        for k in range(hands_per_combination + games_per_combination):
+        for k in range(hands + games):
             case_seed = seed * 1_000_000 + index * 100 + k
-            whole_game = k >= hands_per_combination
-            case = generate_case(rules, options, case_seed, whole_game, deck_deal=(k == 1))
+            whole_game = k >= hands
+            # A profile's cases play as play mostly goes, and only the first profile's deal a
+            # pack order (an engine declaring no deal-deck still runs the others).
+            typical = index < profiled
+            case = generate_case(rules, options, case_seed, whole_game, deck_deal=(k == min(1, hands - 1) and (not typical or index == 0)),
+                                 typical=typical)
             path = out / f"{case['id']}.yaml"
             path.write_text(_dump(case), encoding="utf-8")
             written.append(path)

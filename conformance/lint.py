@@ -2,7 +2,8 @@
 
 Every case file is schema-valid with a unique id, known tags and existing clause anchors
 (the loader checks these); every case replays on the reference engine through the same
-runner a third-party engine meets; and every clause anchor of every variant, option
+runner a third-party engine meets; its ``requires:`` are what its script reaches (see
+:mod:`conformance.requirements`); and every clause anchor of every variant, option
 clauses included, is cited by at least one case. A preset's clause that is its parent's,
 word for word, is covered by the parent's cases.
 """
@@ -18,6 +19,7 @@ from reference_impl.resolve import resolve
 from .cases import load_cases, load_corpus_meta
 from .check import run_cases
 from .engine_process import engine_command
+from .requirements import requirements_of, stale, stored
 
 
 @dataclass
@@ -94,6 +96,13 @@ def lint(jobs: int = 2, paths: list[Path] | None = None, variants: list[str] | N
             ancestor = inherited_unchanged(variant, anchor)
             if ancestor and (report.coverage.get((ancestor, anchor)) or elsewhere.get((ancestor, anchor))):
                 report.inherited[(variant, anchor)] = ancestor
+    computed = requirements_of(cases, jobs)
+    for case in cases:
+        if stored(case) is None and paths:
+            continue                  # a case of one's own may leave its requirements to the runner
+        why = stale(case, computed[case.id])
+        if why:
+            report.problems.append(f"{case.file}: case {case.id} {why}")
     for result in run_cases(cases, engine_command("reference"), jobs=jobs):
         if result.outcome != "pass":
             where = result.failure.describe() if result.failure else (result.detail or "")

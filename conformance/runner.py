@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference_impl.catalog import load_schema
-from reference_impl.options import yaml_text
 from reference_impl.schemas import validator
 
 from .cases import Case
@@ -169,15 +168,8 @@ def unsupported_needs(hello: dict[str, Any], case: Case) -> list[tuple[str, str]
     declared = (variants[case.variant] or {}).get("options", {})
     if declared == "*":
         return needs
-    options = case.table.table.get("options", {})
-    for key, value in case.table.selected.items():
-        if key in declared:
-            if not declares_value(declared[key], value):
-                needs.append((key, f"option {key}={yaml_text(value)} is not declared"))
-        elif value != options.get(key, {}).get("default"):
-            needs.append((key, f"option {key}={yaml_text(value)} is not declared "
-                               "(an option not listed is supported at its default only)"))
-    return needs
+    from .requirements import option_needs      # it replays cases on this module's Session
+    return needs + option_needs(declared, case)
 
 
 def declares_value(declared: Any, value: Any) -> bool:
@@ -221,6 +213,7 @@ class Session:
         starts_before, left_before, hit_budget = self.engine.starts, self.engine.left_behind, False
         self._deadline = started + self.case_timeout
         self._position: tuple[str, dict[str, Any]] = ("engine start", {})
+        played = case
         try:
             if not self.engine.alive():
                 self._validated.clear()
@@ -229,11 +222,15 @@ class Session:
             if needs:
                 return CaseResult(case, "unsupported", time.monotonic() - started, detail=needs[0][1],
                                   needs=sorted({what for what, _ in needs}))
-            self._play(case)
+            from .requirements import adapted
+            played, why = adapted(self.engine.hello, case)   # the options it declares, where the script allows
+            if why:
+                return CaseResult(case, "unsupported", time.monotonic() - started, detail=why)
+            self._play(played)
             outcome, failure, detail = "pass", None, None
         except CaseFailed as exc:
             outcome, failure, detail = exc.outcome, exc.failure, None
-            self._cite(case, failure)
+            self._cite(played, failure)
         except EngineFailure as exc:
             where, context = self._position
             outcome, detail = exc.outcome, None
@@ -254,6 +251,9 @@ class Session:
         if expected is not None and outcome in ("pass", "fail"):
             outcome, failure, detail = _against_expected_failure(expected, outcome, failure)
         stderr = self.engine.stderr_text() or None if outcome in FAILING else None
+        if played is not case and detail is None:
+            detail = "run under the options the engine declares: " + ", ".join(
+                f"{k}={v}" for k, v in played.table.selected.items() if case.table.selected.get(k) != v)
         result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
         result.engine_starts = self.engine.starts - starts_before
         result.left_processes = self.engine.left_behind - left_before
