@@ -108,11 +108,14 @@ def render_rule_cases(variant: str, title: str, group: list[SiteCase], links: Li
     lines = [f"# The cases of {md_text(title)}, rule by rule", "",
              f"For each rule of {links.variant(variant, md_text(title))}, the cases that test it (a case tests every rule "
              f"it cites). [All the cases of {md_text(title)}]({links.to(corpus_variant_page(variant))})."]
+    named = [links.titles.get(variant, {}).get(c) or c for c in order]
     for clause in order:
         cases = citing[clause]
         written = [c for c in cases if c.hand_written]
         others = [c for c in cases if not c.hand_written]
         rule_title = links.titles.get(variant, {}).get(clause) or clause
+        if named.count(rule_title) > 1:          # two rules of one title: told apart by their ids
+            rule_title += f", rule {clause}"
         lines += ["", f'<h2 id="rule-{clause}">{escape(rule_title)} <small>({plural(len(cases), "case")})</small></h2>', "",
                   f"The rule: {links.clause(variant, clause)} (<code>{escape(clause)}</code>).", ""]
         for case in written:
@@ -141,7 +144,7 @@ def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: s
     lines.append("**Options:** " + (_options(case, links) or "all at their defaults") + ".  ")
     lines.append("**Rules tested:** " + _clauses(case, links) + ".")
     if case.description:
-        lines += ["", words._prose_part(md_text(case.description), None) if words else md_text(case.description)]
+        lines += ["", words._prose_part(md_text(words.seed_titles(case.description)), None) if words else md_text(case.description)]
     lines += ["", "## The game, step by step {#story}", "",
               render_example(case, rep, links, hand_heading="###", prefix="story", viewer=case.hand_written),
               "## The script {#script}", ""]

@@ -273,7 +273,7 @@ def _mark(outcomes: Counter) -> str:
 def _cell(outcomes: Counter) -> str:
     total = sum(outcomes.values())
     if not total:
-        return '<td class="es-none">—</td>'
+        return '<td class="es-none">no case</td>'
     not_run = sum(outcomes[o] for o in NOT_RUN)
     ran = total - not_run
     if not ran:
@@ -326,7 +326,7 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
         language = f'<br><span class="es-lang">{escape(str(report.engine["language"]))}</span>' if report.engine.get("language") else ""
         html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
                     f'<td data-label="Passed">{passed_html(outcomes)}</td><td data-label="Failing">{bad or "none"}</td>'
-                    f'<td data-label="Main cause">{main or ("—" if not bad else "")}</td></tr>')
+                    f'<td data-label="Main cause">{main or ("nothing failed" if not bad else "")}</td></tr>')
     html.append("</tbody></table></div>")
     lines.append("".join(html))
     lines += ["", "*Passed* counts the cases an engine ran (those outside what it declares in its `hello` are "

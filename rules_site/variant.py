@@ -339,8 +339,8 @@ class VariantPage:
         shown = written[:MAX_CASE_LINKS]
         parts = [self.links.case(c.id, self._prose(md_text(c.title))) for c in shown]
         listing = self.links.to(corpus_rules_page(self.view.id), "rule-" + clause_id)
-        every = "the one case" if len(cases) == 1 else f"all {plural(len(cases), 'case')}"
-        parts.append(f"[{every} that test this rule]({listing})")
+        every = "the one case that tests" if len(cases) == 1 else f"all {plural(len(cases), 'case')} that test"
+        parts.append(f"[{every} this rule]({listing})")
         return len(cases), "Tested by " + "; ".join(parts) + "."
 
     def clause_block(self, clause: dict[str, Any], table: dict[str, Any], *, section_title: str = "",
@@ -393,15 +393,7 @@ class VariantPage:
 
     def _seed_titles(self, markdown: str) -> str:
         """"seed 001" (this project's name for a source document) said as the source's title."""
-        seeds = {str(s.get("file", "")).split("_")[0]: s for s in (self.table.get("sources") or {}).values()
-                 if s.get("kind") == "seed" and s.get("file")}
-
-        def title(match: re.Match) -> str:
-            source = seeds.get(match.group(2))
-            if source is None:
-                return ("A" if match.group(1) == "S" else "a") + " source document" + (match.group(3) or "")
-            return f"*{md_text(source.get('title', '').split(' (')[0])}*" + (match.group(3) or "")
-        return re.sub(r"\b([Ss])eeds? (?:document )?(\d{3})('s)?\b", title, markdown)
+        return self.words.seed_titles(markdown, emphasis="*")
 
     # -- sections --------------------------------------------------------------------------------
     def header(self) -> list[str]:

@@ -62,7 +62,8 @@ def table_cards(state: dict[str, Any], words: Notation, kitty: list[str] | None 
         out.append({"name": words.widow.capitalize(), "cards": list(widow), "hidden": True})
     kitty = state.get("kitty") or kitty        # the undealt rest, as the deal gave it, stays put
     if kitty:
-        out.append({"name": "Kitty (not used)", "cards": list(kitty), "hidden": True})
+        from .words import kitty_used
+        out.append({"name": "Kitty" if kitty_used(words.table) else "Kitty (not used)", "cards": list(kitty), "hidden": True})
     return out
 
 
