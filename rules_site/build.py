@@ -31,7 +31,8 @@ from .schemas import render_schema_index, render_schema_page, schema_files
 from .search_index import rule_entries
 from .tables import SiteError, VariantView, all_views, base_variant
 from .teaching import TeachingHand, teaching_hand
-from .variant import pick_examples, render_variant
+from .variant import VariantPage, pick_examples, render_variant
+from .quickref import GLOSSARY_PAGE, quickref_page, render_glossary, render_quickref
 
 REPORTS_DIR = "compliance/reports"     # under docs/
 PROTOCOL_PAGE = "protocol.md"           # the protocol page is part of the spec (spec/protocol.md)
@@ -128,6 +129,12 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
         site.teaching[view.id] = hand
         site.pages[page] = render_variant(view, by_variant.get(view.id, []), replays, links(page), variant_titles,
                                           hand, base)
+    for view in views:
+        page = quickref_page(view.id)
+        pieces = VariantPage(view, by_variant.get(view.id, []), replays, links(page), variant_titles,
+                             site.teaching.get(view.id), base)
+        site.pages[page] = render_quickref(view, pieces, links(page))
+    site.pages[GLOSSARY_PAGE] = render_glossary(views, links(GLOSSARY_PAGE))
     site.pages[VARIANTS_INDEX] = render_variants_index(views, dict(counts), links(VARIANTS_INDEX))
     site.pages[COMPARE_PAGE] = render_matrix(views, links(COMPARE_PAGE), dict(counts))
     site.pages[EGN_PAGE] = render_egn(views, links(EGN_PAGE))

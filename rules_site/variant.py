@@ -401,9 +401,11 @@ class VariantPage:
 
     def skip_link(self) -> list[str]:
         """A link past the summary straight to the hand's step-through viewer (keyboard users)."""
+        from .quickref import quickref_page
+        card = f"[One-page quick reference, to print]({self.links.to(quickref_page(self.view.id))})"
         if self.teaching is None:
-            return []
-        return ["", '<p class="es-skip"><a href="#th-h1-viewer">Skip to the hand, step by step</a></p>']
+            return ["", card]
+        return ["", '<p class="es-skip"><a href="#th-h1-viewer">Skip to the hand, step by step</a></p>', "", card]
 
     def summary(self) -> list[str]:
         t, w = self.table, self.words
