@@ -18,8 +18,8 @@ KIND_ACTIONS = {
     "play": ("play:<card>",),
 }
 TOPIC_PHASES = {"play": "play", "ranking": "play"}
-NO_DECISION = {"deal": "deal", "deck": "deal", "scoring": "the end of a hand (no decision: the state's hand_points and scores)",
-               "game": "the end of a hand (no decision: game_over and winner)", "players": "new_game"}
+NO_DECISION = {"deal": "the deal", "deck": "the deal", "scoring": "the end of a hand", "game": "the end of a hand",
+               "players": "the start of the game"}
 
 
 def _actions(step: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
@@ -31,21 +31,30 @@ def _actions(step: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
     return list(KIND_ACTIONS.get(str(kind), ()))
 
 
+ACTION_WORDS = {"play:<card>": "play a card", "call:<suit>": "name a suit", "bid:<bid>": "bid", "discard:<card>": "discard a card",
+                "give:<card>": "give a card", "name:<suit>": "name a suit", "order": "order it up", "pass": "pass",
+                "take": "take", "alone": "go alone", "defend-alone": "defend alone"}
+
+
+def _said(actions: list[str]) -> str:
+    words = [ACTION_WORDS.get(a, a.replace("-", " ")) for a in actions]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def rule_protocol(table: Mapping[str, Any], clause: Mapping[str, Any]) -> str:
-    """A sentence for a rule's folded line: the phase and actions it governs (Markdown)."""
+    """A sentence for a rule's folded line: the phase it governs and the actions offered there,
+    in words (the tokens themselves belong to the protocol page and the case scripts)."""
     clause_id = clause.get("id")
     for step, names in step_phases(table):
         if step_clause(table, step) != clause_id or not names:
             continue
-        actions = ", ".join(f"<code>{escape(a)}</code>" for a in _actions(step, names))
-        phases = ", ".join(f"<code>{escape(p)}</code>" for p in names)
-        return f"In the engine protocol: phase {phases}" + (f"; actions {actions}." if actions else ".")
+        actions = _actions(step, names)
+        phases = " then ".join(f"“{escape(p)}”" for p in names)
+        return (f"In the engine protocol: phase {phases}" + (f", where the player to act may {_said(actions)}" if actions else "")
+                + " (see the protocol's phases).")
     topic = clause.get("topic")
     if topic in TOPIC_PHASES:
-        return f"In the engine protocol: phase <code>{TOPIC_PHASES[topic]}</code>; actions <code>play:&lt;card&gt;</code>."
+        return "In the engine protocol: phase “play”, where the player to act may play a card."
     if topic in NO_DECISION:
-        where = NO_DECISION[topic]
-        if " " in where:
-            return f"In the engine protocol: applied at {escape(where)}."
-        return f"In the engine protocol: applied at <code>{escape(where)}</code>."
+        return f"In the engine protocol: applied at {escape(NO_DECISION[topic])}, with no decision to make."
     return ""

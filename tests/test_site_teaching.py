@@ -83,7 +83,7 @@ def test_a_stacked_deck_is_told_from_a_natural_one():
 def test_sentences_for_two_and_three_players(site):
     for variant in ("two-hand", "two-hand-dummy"):
         page = site.pages[f"variants/{variant}.md"]
-        head = page[:page.index("{#worked-examples}")]
+        head = page[page.index("{#object}"):page.index("{#test-cases}")]
         assert "each defender" not in head and "all the others" not in head, variant
         assert " ;" not in re.sub(r"<[^>]+>", "", head), variant
     two = resolve("two-hand").table
