@@ -10,10 +10,13 @@
 // "misère"); a word in the title counts ten times one in the text, the whole query in the
 // title counts more again, and each entry's weight (`boost`: a rule's own entry up, worked
 // examples and case pages down) multiplies the score.
-// Served over http(s), it does nothing: Material's search runs as usual.
+// Served over http(s) it answers too, so that the site ranks alike from disk and served (lunr,
+// Material's engine, weighs words otherwise): the box's own events are taken before they reach
+// Material's search, which then never shows a result of its own.
+// From disk it also gives the keys "/", "s" and "f" their meaning: open the search.
 (function () {
   "use strict";
-  if (location.protocol !== "file:") return;
+  var served = location.protocol !== "file:";
   var config = {};
   try { config = JSON.parse(document.getElementById("__config").textContent); } catch (e) { /* no config */ }
   var base = new URL((config.base || ".") + "/", location.href);
@@ -138,13 +141,39 @@
     var meta = document.querySelector(".md-search-result__meta");
     if (meta) meta.textContent = "Type to start searching";
     var run = function () { var q = input.value; load(function () { render(q); }); };
-    input.addEventListener("input", run);
-    input.addEventListener("keyup", run);
-    input.addEventListener("focus", function () {
+    var opened = function () {
       if (toggle && !toggle.checked) { toggle.checked = true; toggle.dispatchEvent(new Event("change")); }
-      load(function () {});
-    });
-    if (toggle) {        // the search icon (a label for the toggle): open the box and put the cursor in it
+      load(function () { if (input.value) render(input.value); });
+    };
+    if (served) {          // taken in the capture phase, before Material's listeners on the box see them
+      ["input", "keyup"].forEach(function (type) {
+        document.addEventListener(type, function (event) {
+          if (event.target !== input) return;
+          event.stopImmediatePropagation();
+          run();
+        }, true);
+      });
+      document.addEventListener("focus", function (event) {
+        if (event.target !== input) return;
+        event.stopImmediatePropagation();
+        opened();
+      }, true);
+    } else {
+      input.addEventListener("input", run);
+      input.addEventListener("keyup", run);
+      input.addEventListener("focus", opened);
+      document.addEventListener("keydown", function (event) {      // Material's shortcuts, which need its search
+        if (event.ctrlKey || event.altKey || event.metaKey) return;
+        var target = event.target;
+        if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+        if (event.key === "/" || event.key === "s" || event.key === "f" || event.key === "S" || event.key === "F") {
+          event.preventDefault();
+          opened();
+          input.focus();
+        }
+      });
+    }
+    if (toggle && !served) {        // the search icon (a label for the toggle): open the box and put the cursor in it
       toggle.addEventListener("change", function () {
         if (toggle.checked) { reveal(); setTimeout(function () { input.focus(); }, 50); load(function () {}); }
       });
