@@ -204,9 +204,11 @@ def play_hand(rules: Rules, seed: int) -> dict[str, Any] | None:
         state.apply(action)
         step: dict[str, Any] = {"seat": seat, "action": action}
         if len(state.tricks) > tricks_before:
-            step["_won"] = True
+            step["expect"] = {"trick_winner": state.tricks[-1][2]}
         steps.append(step)
     entry["steps"] = steps
+    obs = state.observation()
+    entry["expect"] = {"hand_points": obs["hand_points"], "scores": obs["scores"], "tricks_won": obs["tricks_won"]}
     entry["dealer"] = dealer
     return entry
 
@@ -321,9 +323,10 @@ def teaching_hand(resolved: ResolvedTable, rules: Rules | None = None) -> Teachi
         if hand is None:
             continue
         dealer = hand.pop("dealer")
-        steps = [{k: v for k, v in s.items() if not k.startswith("_")} for s in hand["steps"]]
+        steps = hand["steps"]
         case = SiteCase(id=f"teaching-{table['id']}", title="", variant=table["id"], options={}, clauses=[],
-                        tags=["teaching"], setup={"dealer": dealer}, hands=[{"deal": hand["deal"], "steps": steps}],
+                        tags=["teaching"], setup={"dealer": dealer},
+                        hands=[{"deal": hand["deal"], "steps": steps, "expect": hand["expect"]}],
                         expect={}, file="", line=None, data={})
         rep = replay(case, lambda variant, options: resolved)
         story = _story({"steps": steps}, rep, rules)

@@ -154,7 +154,7 @@ def viewer_html(case: SiteCase, hand: HandRecord, table: dict[str, Any], prefix:
     ``data-hand``) so that the browser test can hold each one against its case."""
     data = json.dumps(viewer_data(case, hand, table), separators=(",", ":"), ensure_ascii=False)
     data = data.replace("</", "<\\/")
-    return (f'<div class="es-viewer" id="{prefix}-viewer" data-label="{escape(case.title)}" '
+    return (f'<div class="es-viewer" id="{prefix}-viewer" tabindex="-1" data-label="{escape(case.title)}" '
             f'data-case="{escape(case.id)}" data-hand="{number}">'
             f'<script type="application/json">{data}</script>'
             '<p class="es-viewer-fallback">The step-through viewer needs JavaScript; the tables above tell the same hand.</p>'
