@@ -389,7 +389,9 @@ class VariantPage:
 
     def _prose(self, markdown: str) -> str:
         """Seat numbers and card tokens in table prose, in players' words (Markdown kept)."""
-        return self.words._prose_part(spoken(self._seed_titles(markdown)), None)
+        parts = re.split(r"(`[^`\n]+`)", spoken(self._seed_titles(markdown)))
+        # Code spans stay as they are: a card face drawn inside one shows as raw HTML.
+        return "".join(part if index % 2 else self.words._prose_part(part, None) for index, part in enumerate(parts))
 
     def _seed_titles(self, markdown: str) -> str:
         """"seed 001" (this project's name for a source document) said as the source's title."""

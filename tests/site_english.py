@@ -171,9 +171,14 @@ CHECKS: dict[str, Callable[[str], list[str]]] = {
 }
 
 
+ESCAPED_TAG = re.compile(r"&lt;(?:span|sup|em|strong|a|div)\s+(?:class|role|aria-label|href)=")
+
+
 def defects(html_text: str) -> dict[str, list[str]]:
     """Every defect of a page, by kind (empty when the page reads well)."""
     text, headings = read(html_text)
     found = {kind: check(text) for kind, check in CHECKS.items()}
+    # Markup drawn inside a code span is escaped there, and shows as tags: found in the HTML itself.
+    found["raw markup"] += [html_text[max(0, m.start() - 40):m.end() + 40] for m in ESCAPED_TAG.finditer(html_text)]
     found["file name as a title"] = file_names_as_titles(headings, text)
     return {kind: hits for kind, hits in found.items() if hits}

@@ -30,7 +30,8 @@ PLANTED = {
     "dash for a value": "<table><tr><th>Game</th><td>—</td></tr></table><p>Game: —</p>",
     "plural after one": "<p>A player who holds at least 1 kings of trumps may declare it.</p>",
     "the same both sides of else": "<p>Opening lead: the eldest hand if alone, else the eldest hand.</p>",
-    "raw markup": "<p>Search finds <code>round-1</code> as &lt;code&gt;round-1&lt;/code&gt; and **bold**.</p>",
+    "raw markup": "<p>Search finds <code>round-1</code> as &lt;code&gt;round-1&lt;/code&gt; and **bold**.</p>"
+                  '<p>The suffix <code>&lt;span class="es-card"&gt;A♠&lt;/span&gt;</code>.</p>',
     "file name as a title": "<h1>euchre.yaml</h1><p>The seed does not say.</p>",
     "seat named twice": "<p>Dealer Player 4 turns up the nine of hearts.</p>",
     "bid as two numbers": "<p>The bids: 6 (7), 6 (14), 7 (8).</p>",
@@ -51,3 +52,35 @@ def test_good_english_passes():
             "discards as many cards as were taken. No one bids, and Player 1 deals. <code>{raw}</code></p>"
             "<table><tr><th>Game</th><td>first to 10</td></tr></table></article></body></html>")
     assert defects(page) == {}
+
+
+def search_markup(index: dict) -> list[str]:
+    """Entries of the search index whose title, or text once its HTML is read, still shows
+    markup (a result from disk once showed `<code>` tags as text)."""
+    import html
+    import re
+    found = []
+    for doc in index.get("docs", []):
+        shown = html.unescape(re.sub(r"<[^>]+>", " ", str(doc.get("text", ""))))
+        title = html.unescape(re.sub(r"<[^>]+>", "", str(doc.get("title", ""))))     # titles are HTML, as Material draws them
+        if re.search(r"</?(?:code|em|strong|span|a|p)\b[^>]*>", shown + " " + title):
+            found.append(f"{doc.get('location')}: {(title + ' ' + shown)[:120]}")
+    return found
+
+
+def test_the_search_index_shows_no_markup(built_site):
+    import json
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    found = search_markup(index)
+    assert not found, f"{len(found)} search entries show markup, e.g. {found[:5]}"
+
+
+def test_markup_in_a_search_entry_is_found():
+    planted = {"docs": [{"location": "a.html", "title": "Rule", "text": "<p>say &lt;code&gt;round-1&lt;/code&gt;</p>"}]}
+    assert search_markup(planted) and not search_markup({"docs": [{"title": "Rule", "text": "<p><code>x</code></p>"}]})
+
+
+def test_markup_escaped_inside_code_is_found():
+    """A card face drawn inside a code span (the table's note quoting `AS.2`) shows as tags."""
+    page = '<html><body><article><p>The suffix <code>&lt;span class="es-card" role="img"&gt;A♠&lt;/span&gt;</code>.</p></article></body></html>'
+    assert "raw markup" in defects(page)

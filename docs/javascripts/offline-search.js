@@ -102,7 +102,9 @@
       var article = document.createElement("article");
       article.className = "md-search-result__article md-typeset";
       var title = document.createElement("h1");
-      title.textContent = hit.entry.doc.title || hit.entry.doc.location;
+      // A title is HTML in the index (Material draws it so: "<code>euchre-spec check</code>"): read as text.
+      title.textContent = hit.entry.doc.title
+        ? new DOMParser().parseFromString(hit.entry.doc.title, "text/html").body.textContent : hit.entry.doc.location;
       article.appendChild(title);
       if (hit.entry.doc.page) {
         var where = document.createElement("p");
