@@ -67,7 +67,7 @@ def driver(tmp_path_factory) -> Path:
 
 def run_browser(config: dict) -> dict:
     result = subprocess.run(["node", str(BROWSER / "check_site.mjs"), json.dumps(config)], cwd=BROWSER,
-                            capture_output=True, text=True, timeout=240,
+                            capture_output=True, text=True, timeout=600,
                             env={**os.environ, "CHROMIUM": str(CHROMIUM), "HOME": os.environ.get("HOME", "/tmp")})
     assert result.returncode == 0, f"the browser run failed:\n{result.stderr[-3000:]}"
     return json.loads(result.stdout)["pages"]
@@ -106,6 +106,7 @@ def page_faults(page: str, seen: dict) -> list[str]:
     return faults
 
 
+@pytest.mark.timeout(1200)       # fourteen page types at two widths, each audited by axe, on a shared machine
 def test_pages_in_headless_chromium(built_site, driver, tmp_path_factory):
     """Every page of PAGES at every width in one browser run (each start of the browser and
     each axe audit cost seconds); every fault of every page is reported together."""
@@ -318,7 +319,7 @@ def test_served_search_finds_the_rule_first_and_ranks_as_from_disk(built_site, d
     queries = ("stick the dealer", "left bower", "misere")
     with serve(built_site) as url:
         for query in queries:
-            plan = {"steps": [{"click": DESK_SEARCH, "wait": 800}, {"type": query, "wait": 1500}]}
+            plan = {"steps": [{"click": DESK_SEARCH, "wait": 800}, {"type": query, "wait": 4000}]}
             seen = run_browser({"base": url, "pages": [page], "widths": [1280], "person": {page: plan},
                                 "evaluate": {page: SERVED_RESULTS}})[page]["1280"]
             served[query] = [relative(h) for h in seen["evaluated"]]

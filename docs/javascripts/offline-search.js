@@ -92,6 +92,7 @@
     hits.forEach(function (hit) {
       var item = document.createElement("li");
       item.className = "md-search-result__item";
+      item.dataset.es = "1";           // ours: Material's own results (served) are replaced by these
       var link = document.createElement("a");
       link.className = "md-search-result__link";
       link.href = new URL(hit.entry.doc.location, base).href;
@@ -147,6 +148,18 @@
       if (toggle && !toggle.checked) { toggle.checked = true; toggle.dispatchEvent(new Event("change")); }
       load(function () { if (input.value) render(input.value); });
     };
+    if (served) {
+      // Material's search worker answers late (once its index is loaded, it reads the box and
+      // draws its own results): whatever it draws is replaced by this ranking.
+      var list = document.querySelector(".md-search-result__list");
+      if (list && window.MutationObserver) {
+        new MutationObserver(function () {
+          if (!input.value) return;
+          var foreign = [].some.call(list.children, function (child) { return child.dataset.es !== "1"; });
+          if (foreign) run();
+        }).observe(list, { childList: true });
+      }
+    }
     if (served) {          // taken in the capture phase, before Material's listeners on the box see them
       ["input", "keyup"].forEach(function (type) {
         document.addEventListener(type, function (event) {
