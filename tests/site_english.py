@@ -125,10 +125,18 @@ def same_both_sides(text: str) -> list[str]:
     return out
 
 
-def raw_markup(text: str) -> list[str]:
-    pattern = re.compile(r"</?(?:code|strong|em|span|a|div|p|br|sup|details|summary)\b[^>]*>|&(?:lt|gt|amp|nbsp);|"
-                         r"\*\*[^*\n]+\*\*|\{:\s*[.#]|\{#[a-z]|\]\([^)\s]+\)|(?<![\w`])`[^`\n]+`(?![\w`])|\\[_*\[\]#|]")
-    return [_around(text, m) for m in pattern.finditer(text)]
+def finder(pattern: str) -> Callable[[str], list[str]]:
+    """A check that reports every match of one pattern, with the words around it."""
+    compiled = re.compile(pattern)
+    return lambda text: [_around(text, m) for m in compiled.finditer(text)]
+
+
+raw_markup = finder(r"</?(?:code|strong|em|span|a|div|p|br|sup|details|summary)\b[^>]*>|&(?:lt|gt|amp|nbsp);|"
+                    r"\*\*[^*\n]+\*\*|\{:\s*[.#]|\{#[a-z]|\]\([^)\s]+\)|(?<![\w`])`[^`\n]+`(?![\w`])|\\[_*\[\]#|]")
+seat_named_twice = finder(r"\b[Dd]ealer Player \d+\b|\bPlayer Player\b|\b[Ss]eat (?:Player|North|East|South|West)\b")
+bid_as_two_numbers = finder(r"\b\d+ \(\d+\), \d+ \(\d+\)")
+cut_short = finder(r"\bas many(?=\s*[.;)]|\s*$)|\bthen discards? (?:as many|the same)\s*[.;]")
+logic_as_text = finder(r"\bnot \((?:the|a|an|any|no|every|each|it|he|that|this|its) |\b(?:and|or) \((?=\w+[=:])|\b\w+ (?:==|!=) \w+")
 
 
 def file_names_as_titles(headings: list[str], text: str) -> list[str]:
@@ -136,26 +144,6 @@ def file_names_as_titles(headings: list[str], text: str) -> list[str]:
     out = [h for h in headings if pattern.search(h)]
     out += [_around(text, m) for m in re.finditer(r"\bThe seed\b|\bseed document \d+|\b[Ss]eed \d{3}\b", text)]
     return out
-
-
-def seat_named_twice(text: str) -> list[str]:
-    pattern = re.compile(r"\b[Dd]ealer Player \d+\b|\bPlayer Player\b|\b[Ss]eat (?:Player|North|East|South|West)\b")
-    return [_around(text, m) for m in pattern.finditer(text)]
-
-
-def bid_as_two_numbers(text: str) -> list[str]:
-    pattern = re.compile(r"\b\d+ \(\d+\), \d+ \(\d+\)")
-    return [_around(text, m) for m in pattern.finditer(text)]
-
-
-def cut_short(text: str) -> list[str]:
-    pattern = re.compile(r"\bas many(?=\s*[.;)]|\s*$)|\bthen discards? (?:as many|the same)\s*[.;]")
-    return [_around(text, m) for m in pattern.finditer(text)]
-
-
-def logic_as_text(text: str) -> list[str]:
-    pattern = re.compile(r"\bnot \((?:the|a|an|any|no|every|each|it|he|that|this|its) |\b(?:and|or) \((?=\w+[=:])|\b\w+ (?:==|!=) \w+")
-    return [_around(text, m) for m in pattern.finditer(text)]
 
 
 CHECKS: dict[str, Callable[[str], list[str]]] = {
