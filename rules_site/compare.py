@@ -412,8 +412,10 @@ def _title(views: list[VariantView], variant: str | None) -> str:
 def render_variants_index(views: list[VariantView], case_counts: dict[str, int], links: Links) -> str:
     lines = ["# The variants", "",
              "Each variant is a rule table in `spec/variants/`; its page here is generated from that table when the "
-             "site is built, so the page and the table cannot disagree. Each page teaches the game in the order of play, "
-             "with worked examples from the conformance corpus; every rule has a stable anchor that the cases cite.", "",
+             "site is built, so the page and the table cannot disagree. Each page opens with a hand played out, then teaches "
+             "the game in the order of play and says how it differs from the base game; every rule has a stable anchor "
+             "that the cases cite, and links to exactly the cases that test it. Each game also has a one-page quick "
+             f"reference to print, and the words are in the [glossary]({links.to('glossary.md')}).", "",
              f"See also [all the variants compared]({links.to(COMPARE_PAGE)}).", ""]
     for family, members in families(views):
         lines += [f"## {md_text(family)}", ""]
