@@ -41,6 +41,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
     if getattr(args, "name", None):
         from .explain import explain_variant
         return explain_variant(args.name, args.option_key)
+    from .listing import field, fits_table, print_lines, wrapped
+    wide = fits_table("variants")
+    listed: list[str] = []
     table = Table(title="Variants", expand=False)
     table.add_column("id", no_wrap=True, style="bold")
     table.add_column("players", justify="right", no_wrap=True)
@@ -55,9 +58,17 @@ def cmd_variants(args: argparse.Namespace) -> int:
             broken.append((variant, exc))
             continue
         n_cards = len(pack_cards(t["deck"]))
+        if not wide:        # a list: the id whole on its line, the rest indented and wrapped at spaces
+            listed += ["", f"{variant}: {t['title']}",
+                       *field("players, cards, options", f"{t['players']['count']}, {n_cards}, {len(t.get('options', {}))}"),
+                       *wrapped(t["summary"])]
+            continue
         table.add_row(escape(variant), str(t["players"]["count"]), str(n_cards), str(len(t.get("options", {}))),
                       f"{escape(t['title'])}\n[dim]{escape(t['summary'])}[/]")
-    console.print(table)
+    if wide:
+        console.print(table)
+    else:
+        print_lines(["Variants (euchre-spec variants NAME explains one's options)"] + listed)
     for variant, exc in broken:     # listed on stderr, the exit status staying 0: the listing worked
         for problem in exc.problems:
             warn(f"{variant} is not listed, its table is refused: {problem}")

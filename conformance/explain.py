@@ -16,6 +16,7 @@ from reference_impl.options import describe_values, yaml_text
 from reference_impl.resolve import resolve
 
 from .console import console, escape, plain
+from .listing import field, fits_table, print_lines, wrapped
 from .usage import EXIT_OK, UsageError
 
 
@@ -53,15 +54,26 @@ def explain_variant(name: str, option: str | None = None) -> int:
         if option not in options:
             raise UsageError(f"variant {name} has no option {option!r} (its options: {', '.join(options) or 'none'})")
         return _explain_option(table, option, options[option])
-    plain(f"{name}: {table['title']}")
-    plain(table.get("summary", ""))
+    if fits_table("options"):
+        plain(f"{name}: {table['title']}")
+        plain(table.get("summary", ""))
     if not options:
         plain("No options: this table is played as it is.")
+        return EXIT_OK
+    if not fits_table("options"):
+        print_lines(wrapped(f"{name}: {table['title']}", "") + wrapped(table.get("summary", ""), ""))       # a list: each option's key whole on its line, its fields below
+        lines = ["", *wrapped(f"Options of {name} (--option KEY=VALUE; declare the values an engine supports in hello):", "")]
+        for row in option_rows(table):
+            lines += ["", row["key"] + (f"  (EGN {row['egn']})" if row["egn"] else "")]
+            lines += field("values", row["values"]) + field("default", row["default"]) + field("meaning", row["meaning"])
+            if row["source"]:
+                lines += field("source", row["source"])
+        print_lines(lines + ["", f"Each value in detail: euchre-spec variants {name} OPTION"])
         return EXIT_OK
     grid = Table(title=f"Options of {name} (--option KEY=VALUE; declare the values an engine supports in hello)",
                  expand=False, show_lines=True)
     for column, style in (("option", "bold"), ("values", ""), ("default", ""), ("meaning", ""), ("source", "dim")):
-        grid.add_column(column, style=style or None, overflow="fold")
+        grid.add_column(column, style=style or None, no_wrap=column == "option")
     for row in option_rows(table):
         grid.add_row(escape(row["key"]) + (f"\n[dim]EGN {escape(row['egn'])}[/]" if row["egn"] else ""),
                      escape(row["values"]), escape(row["default"]), escape(row["meaning"]), escape(row["source"]))

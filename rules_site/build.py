@@ -20,17 +20,20 @@ from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 
-from .casepages import render_case_page, render_corpus_index
+from .casepages import render_case_page, render_corpus_index, render_rule_cases, render_variant_cases
 from .compare import render_matrix, render_variants_index
 from .compliance import Attribution, read_reports, render_compliance, render_engine_pages
 from .corpus import Replay, SiteCase, load_site_cases, replay
 from .egn import EGN_PAGE, render_egn
+from .links import corpus_rules_page, corpus_variant_page
 from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
                     case_page, variant_page)
 from .schemas import render_schema_index, render_schema_page, schema_files
 from .search_index import rule_entries
-from .tables import SiteError, VariantView, all_views
-from .variant import pick_examples, render_variant
+from .tables import SiteError, VariantView, all_views, base_variant
+from .teaching import TeachingHand, teaching_hand
+from .variant import VariantPage, pick_examples, render_variant
+from .quickref import GLOSSARY_PAGE, quickref_page, render_glossary, render_quickref
 
 REPORTS_DIR = "compliance/reports"     # under docs/
 PROTOCOL_PAGE = "protocol.md"           # the protocol page is part of the spec (spec/protocol.md)
@@ -48,6 +51,7 @@ class Site:
     untested: list[str] = field(default_factory=list)            # variant ids no case plays
     search_entries: list[dict] = field(default_factory=list)     # a search entry per rule and option (search_index.py)
     timings: dict[str, float] = field(default_factory=dict)
+    teaching: dict[str, TeachingHand | None] = field(default_factory=dict)   # variant id -> its teaching hand
 
 
 def _replay(case: SiteCase, resolver) -> Replay:
@@ -118,9 +122,20 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
 
     clock = time.perf_counter()
     counts = Counter(c.variant for c in cases)
+    base_id = base_variant(views) if views else None
+    base = next((v for v in views if v.id == base_id), None)
     for view in views:
         page = variant_page(view.id)
-        site.pages[page] = render_variant(view, by_variant.get(view.id, []), replays, links(page), variant_titles)
+        hand = teaching_hand(view.resolved)
+        site.teaching[view.id] = hand
+        site.pages[page] = render_variant(view, by_variant.get(view.id, []), replays, links(page), variant_titles,
+                                          hand, base)
+    for view in views:
+        page = quickref_page(view.id)
+        pieces = VariantPage(view, by_variant.get(view.id, []), replays, links(page), variant_titles,
+                             site.teaching.get(view.id), base)
+        site.pages[page] = render_quickref(view, pieces, links(page))
+    site.pages[GLOSSARY_PAGE] = render_glossary(views, links(GLOSSARY_PAGE))
     site.pages[VARIANTS_INDEX] = render_variants_index(views, dict(counts), links(VARIANTS_INDEX))
     site.pages[COMPARE_PAGE] = render_matrix(views, links(COMPARE_PAGE), dict(counts))
     site.pages[EGN_PAGE] = render_egn(views, links(EGN_PAGE))
@@ -131,6 +146,14 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
     version = _corpus_version(corpus_dir)
     site.pages[CORPUS_INDEX] = render_corpus_index(cases, site.variants, version, links(CORPUS_INDEX),
                                                    {v.id: v.table for v in views})
+    for variant, _title in site.variants:
+        if not by_variant.get(variant):
+            continue
+        view = next(v for v in views if v.id == variant)
+        page = corpus_variant_page(variant)
+        site.pages[page] = render_variant_cases(variant, _title, by_variant[variant], links(page), view.table)
+        page = corpus_rules_page(variant)
+        site.pages[page] = render_rule_cases(variant, _title, by_variant[variant], links(page), view.table)
     for case in cases:
         site.copies.setdefault(case_file(case.rel), case.file)
         if case.id in site.paged:

@@ -4,11 +4,12 @@ it as a worked example followed by its full script (everything an engine must re
 from __future__ import annotations
 
 from collections import defaultdict
+from html import escape
 
 from .corpus import Replay, SiteCase
 from .examples import render_example, render_script
-from .links import Links, case_file, code, md_cell, md_text
-from .notation import Notation
+from .links import CORPUS_INDEX, Links, case_file, code, corpus_rules_page, corpus_variant_page, md_cell, md_text
+from .notation import Notation, plural
 from .tables import compact
 
 KINDS = (("hand-written", "Hand-written cases"), ("generated", "Generated cases"), ("perft", "Perft cases"))
@@ -61,25 +62,67 @@ def render_corpus_index(cases: list[SiteCase], variants: list[tuple[str, str]], 
         lines += ["", "## Untested variants {#untested}", "",
                   "No case plays these variants yet, so no engine is checked against them: "
                   + ", ".join(links.variant(v, md_text(titles[v])) for v in untested) + "."]
+    lines += ["", "## Cases by variant {#variants}", "",
+              "Each variant's cases are listed on a page of their own, and grouped by the rule they test on another.", "",
+              "| Variant | Cases | Hand-written | Generated | Perft | By rule |", "|---|---|---|---|---|---|"]
     for variant in order:
         group = by_variant[variant]
         title = titles.get(variant, variant)
-        lines += ["", f"## {md_text(title)} {{#variant-{variant}}}", "",
-                  f"{len(group)} cases; the rules: {links.variant(variant, md_text(title))}."]
-        for kind, kind_title in KINDS:
-            members = [c for c in group if kind_of(c) == kind]
-            if not members:
-                continue
-            indent = "" if kind == "hand-written" else "    "
-            if kind == "hand-written":
-                lines += ["", f"**{kind_title}** ({len(members)})", ""]
-            else:
-                lines += ["", f'??? note "{kind_title} ({len(members)})"', ""]
-            lines += [indent + "| Case | What it shows | Options | Rules |", indent + "|---|---|---|---|"]
-            for case in members:
-                title = words_for(case.variant).prose_text(case.title) if words_for(case.variant) else case.title
-                lines.append(indent + f"| {links.case(case.id)} | {md_cell(md_text(title))} | {md_cell(_options(case, links))} | "
-                             f"{md_cell(_clauses(case, links))} |")
+        counts = [sum(1 for c in group if kind_of(c) == kind) for kind, _ in KINDS]
+        lines.append(f'| <span id="variant-{variant}"></span>[{md_cell(md_text(title))}]({links.to(corpus_variant_page(variant))}) '
+                     f"| {len(group)} | " + " | ".join(str(n) for n in counts)
+                     + f" | [{plural(len({cl for c in group for cl in c.cited_clauses()}), 'rule')}]({links.to(corpus_rules_page(variant))}) |")
+    return "\n".join(lines) + "\n"
+
+
+def render_variant_cases(variant: str, title: str, group: list[SiteCase], links: Links, table: dict | None) -> str:
+    """One variant's cases: a table per kind (hand-written first), each row the case, what it
+    shows and the options it sets (the rules each tests are on the by-rule page)."""
+    words = Notation(table) if table else None
+    lines = [f"# The cases of {md_text(title)}", "",
+             f"{plural(len(group), 'case')} for {links.variant(variant, md_text(title))}; "
+             f"[the same cases by the rule they test]({links.to(corpus_rules_page(variant))}); "
+             f"[every variant]({links.to(CORPUS_INDEX)})."]
+    for kind, kind_title in KINDS:
+        members = [c for c in group if kind_of(c) == kind]
+        if not members:
+            continue
+        lines += ["", f"## {kind_title} ({len(members)}) {{#{kind}}}", "",
+                  "| Case | What it shows | Options |", "|---|---|---|"]
+        for case in members:
+            shown = words.prose_text(case.title) if words else case.title
+            lines.append(f"| {links.case(case.id)} | {md_cell(md_text(shown))} | {md_cell(_options(case, links)) or 'defaults'} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_rule_cases(variant: str, title: str, group: list[SiteCase], links: Links, table: dict | None) -> str:
+    """One variant's cases by rule: under each rule's anchor (``#rule-<clause>``), exactly the
+    cases that cite it, which is where the rule on the variant's page links."""
+    words = Notation(table) if table else None
+    clauses = [c["id"] for c in (table or {}).get("clauses") or []]
+    citing: dict[str, list[SiteCase]] = defaultdict(list)
+    for case in group:
+        for clause in case.cited_clauses():
+            citing[clause].append(case)
+    order = [c for c in clauses if c in citing] + sorted(c for c in citing if c not in clauses)
+    lines = [f"# The cases of {md_text(title)}, rule by rule", "",
+             f"For each rule of {links.variant(variant, md_text(title))}, the cases that test it (a case tests every rule "
+             f"it cites). [All the cases of {md_text(title)}]({links.to(corpus_variant_page(variant))})."]
+    named = [links.titles.get(variant, {}).get(c) or c for c in order]
+    for clause in order:
+        cases = citing[clause]
+        written = [c for c in cases if c.hand_written]
+        others = [c for c in cases if not c.hand_written]
+        rule_title = links.titles.get(variant, {}).get(clause) or clause
+        if named.count(rule_title) > 1:          # two rules of one title: told apart by their ids
+            rule_title += f", rule {clause}"
+        lines += ["", f'<h2 id="rule-{clause}">{escape(rule_title)} <small>({plural(len(cases), "case")})</small></h2>', "",
+                  f"The rule: {links.clause(variant, clause)} (<code>{escape(clause)}</code>).", ""]
+        for case in written:
+            shown = words.prose_text(case.title) if words else case.title
+            lines.append(f"- {links.case(case.id, md_text(shown))}")
+        if others:
+            lines += ["", "Generated and perft cases: " + ", ".join(links.case(c.id) for c in others) + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -101,7 +144,7 @@ def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: s
     lines.append("**Options:** " + (_options(case, links) or "all at their defaults") + ".  ")
     lines.append("**Rules tested:** " + _clauses(case, links) + ".")
     if case.description:
-        lines += ["", words._prose_part(md_text(case.description), None) if words else md_text(case.description)]
+        lines += ["", words._prose_part(md_text(words.seed_titles(case.description)), None) if words else md_text(case.description)]
     lines += ["", "## The game, step by step {#story}", "",
               render_example(case, rep, links, hand_heading="###", prefix="story", viewer=case.hand_written),
               "## The script {#script}", ""]

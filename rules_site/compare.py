@@ -42,6 +42,15 @@ def _players(t: dict[str, Any], w: Notation) -> str:
                        "each-alone": "each for himself"}.get(t["players"].get("sides"), str(t["players"].get("sides")))
 
 
+def players_fact(t: dict[str, Any], w: Notation) -> str:
+    """``4 players in two teams of two``, ``5 players, each for himself``: for the list of variants."""
+    text = _players(t, w)
+    count, _, rest = text.partition(", ")
+    if w.team_game:
+        return f"{count} players in {rest}"
+    return f"{count} players, {rest}" if rest else f"{count} players"
+
+
 def _pack(t: dict[str, Any], w: Notation) -> str:
     ranks = t["deck"].get("ranks", [])
     text = (f"{len(pack(t))} cards, {RANK_WORDS.get(ranks[0], rank_text(ranks[0]))} to {RANK_WORDS.get(ranks[-1], rank_text(ranks[-1]))}"
@@ -118,7 +127,7 @@ def _making(t: dict[str, Any], w: Notation) -> str:
             parts.append(f"{strain} is trumps, no bidding" if s.get("trumps") == "upcard" else f"played at {strain}, no bidding")
         else:
             parts.append(f"all pass: played at {strain}")
-    return "; ".join(parts) or "—"
+    return "; ".join(parts) or "no set end"
 
 
 def _alone(t: dict[str, Any], w: Notation) -> str:
@@ -173,6 +182,8 @@ def _lead(t: dict[str, Any], w: Notation) -> str:
             parts.append(f"{who} (sometimes)")
         else:
             parts.append(who)
+    if len(set(p.removesuffix(" if alone").removesuffix(" (sometimes)") for p in parts)) == 1:
+        return parts[0].removesuffix(" if alone").removesuffix(" (sometimes)")   # the same seat either way
     return ", else ".join(parts) or "the eldest hand"
 
 
@@ -194,8 +205,10 @@ def _scoring(t: dict[str, Any], w: Notation) -> str:
 def _game(t: dict[str, Any], w: Notation) -> str:
     game = t["game"]
     parts = []
-    if game.get("target"):
-        parts.append(f"{'down to' if game.get('direction') == 'down' else 'first to'} {game['target']}")
+    if game.get("direction") == "down":
+        parts.append(f"from {game.get('start-score', 0)} down to {game.get('target', 0)}")
+    elif game.get("target"):
+        parts.append(f"first to {game['target']}")
     if game.get("deals"):
         parts.append(f"{game['deals']} deals")
     if game.get("lose-at") is not None:
@@ -399,8 +412,10 @@ def _title(views: list[VariantView], variant: str | None) -> str:
 def render_variants_index(views: list[VariantView], case_counts: dict[str, int], links: Links) -> str:
     lines = ["# The variants", "",
              "Each variant is a rule table in `spec/variants/`; its page here is generated from that table when the "
-             "site is built, so the page and the table cannot disagree. Each page teaches the game in the order of play, "
-             "with worked examples from the conformance corpus; every rule has a stable anchor that the cases cite.", "",
+             "site is built, so the page and the table cannot disagree. Each page opens with a hand played out, then teaches "
+             "the game in the order of play and says how it differs from the base game; every rule has a stable anchor "
+             "that the cases cite, and links to exactly the cases that test it. Each game also has a one-page quick "
+             f"reference to print, and the words are in the [glossary]({links.to('glossary.md')}).", "",
              f"See also [all the variants compared]({links.to(COMPARE_PAGE)}).", ""]
     for family, members in families(views):
         lines += [f"## {md_text(family)}", ""]
@@ -412,7 +427,7 @@ def render_variants_index(views: list[VariantView], case_counts: dict[str, int],
             count = case_counts.get(view.id, 0)
             tested = (f"[{plural(count, 'case')}]({links.to(CORPUS_INDEX, 'variant-' + view.id)})" if count
                       else "**untested** (no case yet)")
-            facts = [_players(t, w) + " players", f"{len(pack(t))} cards", _game(t, w), plural(len(view.options), "option"), tested]
+            facts = [players_fact(t, w), f"{len(pack(t))} cards", "game: " + _game(t, w), plural(len(view.options), "option"), tested]
             lines += [f"- {links.variant(view.id, '**' + md_text(t['title']) + '**')}: {md_text(t['summary'])}{extends}  ",
                       "  " + " · ".join(facts), ""]
     return "\n".join(lines) + "\n"

@@ -289,7 +289,7 @@ def _mark(outcomes: Counter) -> str:
 def _cell(outcomes: Counter) -> str:
     total = sum(outcomes.values())
     if not total:
-        return '<td class="es-none">—</td>'
+        return '<td class="es-none">no case</td>'
     not_run = sum(outcomes[o] for o in NOT_RUN)
     ran = total - not_run
     if not ran:
@@ -347,7 +347,7 @@ def render_compliance(reports: list[Report], variants: list[tuple[str, str]], li
                          f'{escape(str((report.header.get("suite") or {}).get("corpus_version", "?")))}, run {escape(run)}</span>')
         html.append(f'<tr><th scope="row"><a href="#{report.anchor}">{escape(report.label)}</a>{language}</th>'
                     f'<td data-label="Passed">{passed_html(outcomes)}</td><td data-label="Failing">{bad or "none"}</td>'
-                    f'<td data-label="Main cause">{main or ("—" if not bad else "")}</td></tr>')
+                    f'<td data-label="Main cause">{main or ("nothing failed" if not bad else "")}</td></tr>')
     html.append("</tbody></table></div>")
     lines.append("".join(html))
     stale = [r for r in reports if stale_words(r, corpus) is not None]

@@ -163,7 +163,8 @@ def deal_html(hand: HandRecord, table: dict[str, Any], words: Notation) -> str:
         extras.append(f"<strong>{escape(words.widow.capitalize())}</strong> {words.cards(widow)}")
     kitty = hand.deal.get("kitty")
     if kitty:
-        extras.append(f"<strong>Kitty</strong> (not used) {words.cards(kitty)}")
+        from .words import kitty_used
+        extras.append(f"<strong>Kitty</strong>{'' if kitty_used(table) else ' (not used)'} {words.cards(kitty)}")
     if extras:
         html.append("<p>" + " · ".join(extras) + "</p>")
     html.append("</div>")

@@ -123,3 +123,14 @@ class Links:
         if case_id in self.case_files:
             return f"[{label}]({self.to(case_file(self.case_files[case_id]))})"
         return label
+
+
+def corpus_variant_page(variant_id: str) -> str:
+    """The list of one variant's cases (the corpus index is split by variant, to stay light)."""
+    return f"corpus/by-variant/{variant_id}.md"
+
+
+def corpus_rules_page(variant_id: str) -> str:
+    """One variant's cases grouped by the rule they test: ``#rule-<clause>`` lists exactly
+    the cases that cite that clause."""
+    return f"corpus/by-rule/{variant_id}.md"

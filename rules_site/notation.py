@@ -171,7 +171,7 @@ class Notation:
         self.terms = terms
         benny = (table.get("ranking") or {}).get("benny")
         self.benny_card = benny
-        self.benny = terms.get("benny") or ("the joker" if benny == JOKER else "the Benny")
+        self.benny = terms.get("benny") or ("the joker" if benny == JOKER else self._benny_title(table, benny) or "the Benny")
         self.maker = terms.get("maker") or "the maker"
         self.widow = (table.get("deal") or {}).get("widow-name", "widow")
         self.bids: dict[str, dict[str, Any]] = {}
@@ -179,6 +179,20 @@ class Notation:
             for bid in step.get("bids") or []:
                 self.bids[str(bid["id"])] = bid
         self.clause_titles = {c["id"]: c["title"] for c in table.get("clauses") or []}
+
+    @staticmethod
+    def _benny_title(table: Mapping[str, Any], card: str | None) -> str | None:
+        """What the table's own rule calls its Benny when ``terms.benny`` does not say: the title
+        of the ranking rule that names the card (Five-card Loo's jack of clubs is "Pam")."""
+        if not card or len(card) < 2:
+            return None
+        name = f"{RANK_NAMES.get(card[0], '')} of {SUIT_NAMES.get(card[1], '')}"
+        for clause in table.get("clauses") or []:
+            title = str(clause.get("title", ""))
+            if (clause.get("topic") == "ranking" and name in str(clause.get("text", "")).lower()
+                    and len(title.split()) == 1 and title[:1].isupper()):
+                return title
+        return None
 
     # -- seats -----------------------------------------------------------------------------
     def seat(self, seat: int | None) -> str:
@@ -264,12 +278,35 @@ class Notation:
         return cards_html(cards, self.colours, **kwargs)
 
     # -- prose from the tables and the cases -----------------------------------------------
+    def seed_titles(self, text: str, emphasis: str = "") -> str:
+        """"seed 001" (this project's number for a source document) and "the seed" said as the
+        source's title: a reader never sees the project's file names or numbers."""
+        seeds = {str(s.get("file", "")).split("_")[0]: s for s in (self.table.get("sources") or {}).values()
+                 if isinstance(s, dict) and s.get("kind") == "seed" and s.get("file")}
+
+        def title(source: Mapping[str, Any] | None, capital: bool) -> str:
+            if source is None:
+                return ("A" if capital else "a") + " source document"
+            name = str(source.get("title", "")).split(" (")[0]
+            return f"{emphasis}{name}{emphasis}"
+
+        def numbered(match: re.Match) -> str:
+            return title(seeds.get(match.group(2)), match.group(1) == "S") + (match.group(3) or "")
+        text = re.sub(r"\b([Ss])eeds? (?:document )?(\d{3})('s)?\b", numbered, text)
+        only = next(iter(seeds.values())) if len(seeds) == 1 else None
+
+        def bare(match: re.Match) -> str:
+            if only is not None:
+                return title(only, match.group(1)[0] == "T")
+            return ("The" if match.group(1)[0] == "T" else "the") + " source document"
+        return re.sub(r"\b([Tt]he) seed\b(?! (?:document|\d))", bare, text)
+
     def prose_html(self, text: str, *, trump: str | None = None) -> str:
         """Free text (a case's ``why``, a clause) made readable: card tokens (``JH``) and card
         names become card faces, bid tokens read as bids, ``seat 2`` reads ``South``.
         Returns HTML (the text escaped)."""
         out = []
-        for index, part in enumerate(re.split(r"(`[^`\n]+`)", spoken(str(text)))):
+        for index, part in enumerate(re.split(r"(`[^`\n]+`)", spoken(self.seed_titles(str(text))))):
             if index % 2:
                 out.append(f"<code>{escape(part[1:-1])}</code>")
             else:
@@ -289,8 +326,17 @@ class Notation:
                 return last
             return f"{words} {joiner} {last}" if joiner else f"{words}, {last}"
         text = re.sub(r"\b([Ss]eats?) (\d(?:, \d)*(?:,? (and|or) \d)?)\b", seats, text)
-        return re.sub(r"\b(dealer|Dealer) (\d)\b",
-                      lambda m: f"{m.group(1)} {self.seat(int(m.group(2)))}" if int(m.group(2)) < self.n else m.group(0), text)
+        def dealer(match: re.Match) -> str:
+            seat = int(match.group(2))
+            if seat >= self.n:
+                return match.group(0)
+            name = self.seat(seat)
+            if not name.startswith("Player"):           # "dealer North" reads as players say it
+                return f"{match.group(1)} {name}"
+            if text[match.end():match.end() + 2] in ("'s", "’s"):
+                return name                              # "on dealer 2's left": on Player 3's left
+            return f"{name} (the dealer)"                # never "Dealer Player 3"
+        return re.sub(r"\b(dealer|Dealer) (\d)\b", dealer, text)
 
     def _prose_part(self, text: str, trump: str | None) -> str:
         text = re.sub(r"\bscore index (\d)\b",

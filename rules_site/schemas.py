@@ -17,6 +17,9 @@ from .links import SCHEMA_INDEX, Links, code, md_cell, md_text
 from .variant import Anchors
 
 
+MAX_INLINE_SOURCE = 40_000     # characters of JSON shown on the page; a longer schema is linked
+
+
 @dataclass(frozen=True)
 class SchemaFile:
     path: Path
@@ -189,8 +192,15 @@ class SchemaPage:
                         lines.append(f"Type: {self.type_text(definition, def_name)}.")
                     lines += self.nested(self.sections[before:], 4)
         source = json.dumps(schema, indent=2, ensure_ascii=False)
-        lines += ["", "## The schema {#source}", "", f'??? abstract "{md_text(name)}"', "",
-                  "    ```json"] + ["    " + line for line in source.splitlines()] + ["    ```"]
+        lines += ["", "## The schema {#source}", ""]
+        if len(source) > MAX_INLINE_SOURCE:
+            # Drawn with highlighting, a long schema alone would weigh several hundred KB of HTML:
+            # the file is one click away instead.
+            lines += [f"The schema is {len(source) // 1000} KB of JSON, too long to show here: "
+                      f"[download {md_text(name)}]({posixpath.basename(self.file.download)})."]
+        else:
+            lines += [f'??? abstract "{md_text(name)}"', "",
+                      "    ```json"] + ["    " + line for line in source.splitlines()] + ["    ```"]
         return "\n".join(lines) + "\n"
 
 

@@ -26,8 +26,8 @@ RULE_BOOST = 4.0          # a rule's or an option's own entry
 BASE_GAME_FACTOR = 1.25   # the base game's rule first among the variants that share its name
 EXAMPLE_BOOST = 0.3       # a worked example's section, a hand of it
 CASE_BOOST = 0.2          # a case's page, the corpus and schema pages
-EXAMPLE_ANCHOR = re.compile(r"#(?:example-|ex\d+-)")
-LOW_PAGES = ("corpus/", "schema/")
+EXAMPLE_ANCHOR = re.compile(r"#(?:example-|ex\d+-|th-|teaching-)")
+LOW_PAGES = ("corpus/", "schema/", "compliance/")
 
 
 def plain(text: str, words: Notation) -> str:

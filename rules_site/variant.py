@@ -25,6 +25,10 @@ from .notation import Notation, number_word, plural, spoken
 from .phases import step_clause
 from .scoring_order import by_commonness, row_order
 from .tables import SiteError, VariantView, fill
+from .teaching import TeachingHand
+from .differences import differences
+from .protocol_words import rule_protocol
+from .links import corpus_rules_page, corpus_variant_page
 from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words,
                     play_rules_words, step_words)
 
@@ -219,8 +223,11 @@ def home_section(clause: dict[str, Any], first, by_key: dict[str, Section]) -> S
 
 class VariantPage:
     def __init__(self, view: VariantView, cases: list[SiteCase], replays: dict[str, Replay], links: Links,
-                 titles: dict[str, str] | None = None):
+                 titles: dict[str, str] | None = None, teaching: TeachingHand | None = None,
+                 base: VariantView | None = None):
         self.view = view
+        self.teaching = teaching
+        self.base = base
         self.table = view.table
         self.words = Notation(self.table)
         self.cases = cases
@@ -323,15 +330,17 @@ class VariantPage:
         return md_text(key)
 
     def tested_by(self, clause_id: str) -> tuple[int, str]:
+        """The cases that cite this rule: a few hand-written ones by title, then the list of
+        exactly this rule's cases (the corpus page of the variant's rules, at the rule's anchor)."""
         cases = self.citing.get(clause_id, [])
         if not cases:
             return 0, ""
         written = [c for c in cases if c.hand_written]
         shown = written[:MAX_CASE_LINKS]
         parts = [self.links.case(c.id, self._prose(md_text(c.title))) for c in shown]
-        rest = len(cases) - len(shown)
-        if rest:
-            parts.append(f"[{rest} more]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)})")
+        listing = self.links.to(corpus_rules_page(self.view.id), "rule-" + clause_id)
+        every = "the one case that tests" if len(cases) == 1 else f"all {plural(len(cases), 'case')} that test"
+        parts.append(f"[{every} this rule]({listing})")
         return len(cases), "Tested by " + "; ".join(parts) + "."
 
     def clause_block(self, clause: dict[str, Any], table: dict[str, Any], *, section_title: str = "",
@@ -362,6 +371,9 @@ class VariantPage:
             body.append(tested)
         if clause.get("replaces"):
             body.append(f"Replaces the rule {self.replaced_rule_link(clause['replaces'])}.")
+        protocol = rule_protocol(table, clause)
+        if protocol:
+            body.append(protocol)
         lines = ["", f'<div class="es-rule{" es-house" if house else ""}" id="{anchor}" markdown>', ""]
         if lead:
             lines += [lead, ""]
@@ -377,23 +389,25 @@ class VariantPage:
 
     def _prose(self, markdown: str) -> str:
         """Seat numbers and card tokens in table prose, in players' words (Markdown kept)."""
-        return self.words._prose_part(spoken(self._seed_titles(markdown)), None)
+        parts = re.split(r"(`[^`\n]+`)", spoken(self._seed_titles(markdown)))
+        # Code spans stay as they are: a card face drawn inside one shows as raw HTML.
+        return "".join(part if index % 2 else self.words._prose_part(part, None) for index, part in enumerate(parts))
 
     def _seed_titles(self, markdown: str) -> str:
         """"seed 001" (this project's name for a source document) said as the source's title."""
-        seeds = {str(s.get("file", "")).split("_")[0]: s for s in (self.table.get("sources") or {}).values()
-                 if s.get("kind") == "seed" and s.get("file")}
-
-        def title(match: re.Match) -> str:
-            source = seeds.get(match.group(2))
-            if source is None:
-                return ("A" if match.group(1) == "S" else "a") + " source document" + (match.group(3) or "")
-            return f"*{md_text(source.get('title', '').split(' (')[0])}*" + (match.group(3) or "")
-        return re.sub(r"\b([Ss])eeds? (?:document )?(\d{3})('s)?\b", title, markdown)
+        return self.words.seed_titles(markdown, emphasis="*")
 
     # -- sections --------------------------------------------------------------------------------
     def header(self) -> list[str]:
         return [f"# {md_text(self.table['title'])}", "", f"{md_text(self.table['summary'])}", "{: .es-lead }"]
+
+    def skip_link(self) -> list[str]:
+        """A link past the summary straight to the hand's step-through viewer (keyboard users)."""
+        from .quickref import quickref_page
+        card = f"[One-page quick reference, to print]({self.links.to(quickref_page(self.view.id))})"
+        if self.teaching is None:
+            return ["", card]
+        return ["", '<p class="es-skip"><a href="#th-h1-viewer">Skip to the hand, step by step</a></p>', "", card]
 
     def summary(self) -> list[str]:
         t, w = self.table, self.words
@@ -557,34 +571,57 @@ class VariantPage:
         return lines
 
     # -- examples, options, sources, the table ---------------------------------------------------
-    def examples(self) -> list[str]:
-        lines = ["", heading(2, "Worked examples", self.anchors.claim("worked-examples")), ""]
-        chosen = pick_examples(self.cases)
-        if not chosen:
+    def teaching_section(self) -> list[str]:
+        """A hand a player would meet, played out (rules_site/teaching.py), under a title in
+        players' words; a note on each trick's winning card says why it wins."""
+        hand = self.teaching
+        lines = ["", heading(2, f"A hand of {self.table['title']}", self.anchors.claim("teaching-hand")), ""]
+        if hand is None:
+            return lines + ["No hand of this variant could be played out at its default rules."]
+        lines += [heading(3, hand.title, self.anchors.claim("teaching-hand-title")), "",
+                  "A deal at random, played out by four simple rules of thumb at every seat (make trumps with a strong hand, "
+                  "lead a winner, win a trick as cheaply as you can when your side is not already winning it, else throw your "
+                  "lowest card). Who wins each trick and what the hand scores are the rules' own, worked out by the "
+                  "reference interpreter. Step through it below the tricks."
+                  .replace("four simple rules of thumb", "a few rules of thumb") if self.words.n != 4 else
+                  "A deal at random, played out by a few rules of thumb at every seat (make trumps with a strong hand, "
+                  "lead a winner, win a trick as cheaply as you can when your partner is not already winning it, else throw "
+                  "your lowest card). Who wins each trick and what the hand scores are the rules' own, worked out by the "
+                  "reference interpreter. Step through it below the tricks.", "{: .es-meta }"]
+        lines += ["", render_example(hand.case, hand.replay, self.links, hand_heading=None, prefix="th")]
+        return lines
+
+    def cases_section(self) -> list[str]:
+        """Where the conformance cases are: on their own pages, listed for this variant."""
+        lines = ["", heading(2, "Test cases", self.anchors.claim("test-cases")), ""]
+        if not self.cases:
             return lines + ['<p class="es-untested">No conformance case plays this variant yet: it is <strong>untested</strong>, '
                             "and engines are not checked against it.</p>"]
-        lines += [f"These hands are conformance cases: every engine that claims this variant must replay them exactly. "
-                  f"The corpus has {plural(len(self.cases), 'case')} for this variant "
-                  f"([all of them]({self.links.to(CORPUS_INDEX, 'variant-' + self.view.id)}))."]
-        for number, case in enumerate(chosen, 1):
-            lines += ["", heading(3, f"Example {number}: {self.words.prose_text(case.title)}", self.anchors.claim(f"example-{case.id}")), ""]
-            facts = [f"Case {self.links.case(case.id)}"]
-            if case.options:
-                facts.append("with " + ", ".join(
-                    f"{self.option_link(k) if k in self.view.options else md_text(k)} = {value_label(v)}"
-                    for k, v in case.options.items()))
-            lines += [" · ".join(facts), "{: .es-meta }"]
-            if case.description:
-                lines += ["", self._prose(md_text(case.description))]
-            replay = self.replays.get(case.id)
-            if replay is not None:
-                body = ["", render_example(case, replay, self.links, hand_heading="####", prefix=f"ex{number}")]
-                if number == 1:          # the first example is read through; the others open on demand
-                    lines += body
-                else:
-                    lines += ["", '<details class="es-fold" markdown>', "<summary>Show this hand, trick by trick</summary>",
-                              ""] + body + ["", "</details>"]
-        return lines
+        return lines + [f"The conformance corpus has {plural(len(self.cases), 'case')} for {md_text(self.table['title'])}: "
+                        f"scripted hands every engine that claims this variant must replay exactly "
+                        f"([the list]({self.links.to(corpus_variant_page(self.view.id))}); "
+                        f"[the cases of each rule]({self.links.to(corpus_rules_page(self.view.id))})). "
+                        "Each rule above links to the cases that test it."]
+
+    def differences_section(self) -> list[str]:
+        """How this variant differs from the base game, axis by axis, from the tables."""
+        base = self.base
+        if base is None or base.id == self.view.id:
+            return []
+        rows = differences(self.view, base)
+        lines = ["", heading(2, f"How it differs from {base.title}", self.anchors.claim("differences")), ""]
+        if not rows:
+            return lines + [f"It is played as {md_text(base.title)} at its default rules."]
+        html = ['<div class="es-scroll"><table class="es-differences"><caption>'
+                f"{escape(self.table['title'])} against {escape(base.title)}</caption><thead><tr>"
+                f'<th scope="col">Rule</th><th scope="col">{escape(self.table["title"])}</th>'
+                f'<th scope="col">{escape(base.title)}</th></tr></thead><tbody>']
+        for title, section, mine, theirs in rows:
+            target = next((s for s in self.sections if s.key == section or s.stage == section), None)
+            head = f'<a href="#{target.anchor}">{escape(title)}</a>' if target else escape(title)
+            html.append(f'<tr><th scope="row">{head}</th><td>{mine}</td><td>{theirs}</td></tr>')
+        html.append("</tbody></table></div>")
+        return lines + ["".join(html)]
 
     def value_words(self, key: str, value: Any) -> str:
         if isinstance(value, bool):
@@ -702,7 +739,8 @@ class VariantPage:
         return lines
 
     def render(self) -> str:
-        lines = self.header() + self.summary() + self.rules() + self.examples() + self.options_section()
+        lines = (self.header() + self.skip_link() + self.teaching_section() + self.summary() + self.differences_section()
+                 + self.rules() + self.cases_section() + self.options_section())
         lines += self.sources_section() + self.table_section()
         missing = self.view.clause_ids() - self.said
         if missing:
@@ -741,8 +779,9 @@ def short_source(source: dict[str, Any], key: str) -> str:
 
 
 def render_variant(view: VariantView, cases: Iterable[SiteCase], replays: dict[str, Replay], links: Links,
-                   titles: dict[str, str] | None = None) -> str:
-    return VariantPage(view, list(cases), replays, links, titles).render()
+                   titles: dict[str, str] | None = None, teaching: TeachingHand | None = None,
+                   base: VariantView | None = None) -> str:
+    return VariantPage(view, list(cases), replays, links, titles, teaching, base).render()
 
 
 __all__ = ["render_variant", "pick_examples", "plan_sections", "Anchors", "heading"]

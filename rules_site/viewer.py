@@ -62,7 +62,8 @@ def table_cards(state: dict[str, Any], words: Notation, kitty: list[str] | None 
         out.append({"name": words.widow.capitalize(), "cards": list(widow), "hidden": True})
     kitty = state.get("kitty") or kitty        # the undealt rest, as the deal gave it, stays put
     if kitty:
-        out.append({"name": "Kitty (not used)", "cards": list(kitty), "hidden": True})
+        from .words import kitty_used
+        out.append({"name": "Kitty" if kitty_used(words.table) else "Kitty (not used)", "cards": list(kitty), "hidden": True})
     return out
 
 
@@ -153,7 +154,7 @@ def viewer_html(case: SiteCase, hand: HandRecord, table: dict[str, Any], prefix:
     ``data-hand``) so that the browser test can hold each one against its case."""
     data = json.dumps(viewer_data(case, hand, table), separators=(",", ":"), ensure_ascii=False)
     data = data.replace("</", "<\\/")
-    return (f'<div class="es-viewer" id="{prefix}-viewer" data-label="{escape(case.title)}" '
+    return (f'<div class="es-viewer" id="{prefix}-viewer" tabindex="-1" data-label="{escape(case.title)}" '
             f'data-case="{escape(case.id)}" data-hand="{number}">'
             f'<script type="application/json">{data}</script>'
             '<p class="es-viewer-fallback">The step-through viewer needs JavaScript; the tables above tell the same hand.</p>'

@@ -105,6 +105,19 @@ def play_rules_words(step: Mapping[str, Any]) -> str:
     return text
 
 
+def kitty_used(table: Mapping[str, Any]) -> bool:
+    """Whether a step of the hand draws on the undealt cards (a stock for exchanges, a kitty
+    taken up): then the kitty is not "not used"."""
+    import json
+    for step in table.get("hand") or []:
+        if step.get("kind") == "propose":
+            return True
+        text = json.dumps(step)
+        if '"kitty"' in text or '"stock"' in text:
+            return True
+    return False
+
+
 def deal_words(table: Mapping[str, Any], words: Notation) -> str:
     deal = table["deal"]
     packets = [p["count"] for p in deal.get("packets", []) if p.get("to") == "players"]
@@ -117,7 +130,7 @@ def deal_words(table: Mapping[str, Any], words: Notation) -> str:
     if deal.get("upcard"):
         text += "; the next card is turned face up (the upcard)"
     kitty = kitty_size(table)
-    if kitty > 0 and any(s.get("kind") == "propose" for s in table.get("hand") or []):
+    if kitty > 0 and kitty_used(table):
         text += f"; the other {plural(kitty, 'card')} are the stock, drawn from in exchanges"
     elif kitty > 0:
         text += f"; the other {plural(kitty, 'card')} (the kitty) are not used"
@@ -285,7 +298,7 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
         elif key == "all":
             parts.append(join([condition_words(c, table, words) for c in value]))
         elif key == "not":
-            parts.append(f"not ({condition_words(value, table, words)})")
+            parts.append(f"it is not so that {condition_words(value, table, words)}")
         else:
             parts.append(f"{code(key)} is {code(value)}")
     return join(parts)
@@ -297,6 +310,8 @@ def holds_words(spec: Mapping[str, Any], words: Notation) -> str:
         return f"that player holds nothing but {cards}"
     if spec.get("at-most") == 0 and not spec.get("at-least"):
         return f"that player holds no {cards}"
+    if spec.get("at-least") == 1 and "at-most" not in spec:
+        return f"that player holds {one_card_words(spec.get('of') or {}, words)}"
     bounds = []
     if "at-least" in spec:
         bounds.append(f"at least {spec['at-least']}")
@@ -523,7 +538,7 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
                 text += f" (and may decline when {condition_words(declines, table, words)})"
             parts.append(text)
         listed = "; ".join(parts[:-1]) + "; and " + parts[-1] if len(parts) > 1 else "".join(parts)
-        return prefix + (listed or "no one takes cards") + ", then discards as many."
+        return prefix + (listed or "no one takes cards") + ", then discards as many cards as were taken."
     if kind == "give":
         return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
     if kind == "play":
@@ -561,7 +576,7 @@ def game_words(table: Mapping[str, Any], words: Notation) -> str:
         if down:
             parts.append(f"each {who} starts at {game.get('start-score', 0)} and counts down; the first to reach {target} wins")
         else:
-            parts.append(f"the first {who} to reach {target} points wins")
+            parts.append(f"the first {who} to reach {plural(target, 'point')} wins")
     if game.get("deals"):
         parts.append(f"after {plural(game['deals'], 'deal')} the highest score wins")
     if game.get("lose-at") is not None:

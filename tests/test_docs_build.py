@@ -62,10 +62,9 @@ def test_every_variant_has_a_page_with_a_worked_example(built_site):
         page = built_site / "variants" / f"{variant}.html"
         assert page.is_file(), f"no page for variant {variant}"
         text = page.read_text(encoding="utf-8")
-        assert 'id="worked-examples"' in text and 'id="object"' in text
-        if 'class="es-untested"' not in text:
-            assert re.search(r'id="example-[a-z0-9-]+"', text), f"{variant}: no worked example"
-            assert 'class="es-tricks"' in text and 'class="es-viewer"' in text, f"{variant}: the example has no trick"
+        assert 'id="teaching-hand"' in text and 'id="object"' in text and 'id="test-cases"' in text
+        assert 'class="es-tricks"' in text and 'class="es-viewer"' in text, f"{variant}: the teaching hand has no trick"
+        assert 'class="es-refusals"' not in text.split('id="object"')[0], f"{variant}: the teaching hand has refused moves"
 
 
 def test_every_cited_clause_is_an_anchor_on_its_variant_page(built_site):

@@ -89,7 +89,7 @@ def test_sections_follow_the_tables_own_steps():
 def test_the_page_opens_with_the_object_and_a_summary(site):
     page = site.pages["variants/euchre.md"]
     assert page.index("{#object}") < page.index("es-glance") < page.index("{#rules}")
-    assert page.index("{#rules}") < page.index("{#worked-examples}") < page.index("{#options}") < page.index("{#table}")
+    assert page.index("{#rules}") < page.index("{#test-cases}") < page.index("{#options}") < page.index("{#table}")
     summary = page[page.index("{#object}"):page.index("{#rules}")]
     for row in ("Players", "Pack", "Deal", "Trumps", "A hand is worth", "Game"):
         assert f">{row}</a></th>" in summary, row

@@ -56,8 +56,9 @@ def test_variant_pages_teach_before_they_cite(built_site):
     for variant in variant_ids():
         text = page_text(built_site / "variants" / f"{variant}.html")
         anchors = [a for _, _, a in text.headings]
-        assert anchors[1] == "object", f"{variant}: the page does not open with the object of the game"
-        assert anchors.index("rules") < anchors.index("worked-examples") < anchors.index("options") < anchors.index("table")
+        assert anchors[1] == "teaching-hand", f"{variant}: the page does not open with a teaching hand"
+        assert anchors.index("teaching-hand") < anchors.index("object") < anchors.index("rules")
+        assert anchors.index("rules") < anchors.index("test-cases") < anchors.index("options") < anchors.index("table")
         html = (built_site / "variants" / f"{variant}.html").read_text(encoding="utf-8")
         assert html.index("SHA-256") > html.index('id="options"')
         assert 'class="es-about"' in html

@@ -83,7 +83,7 @@ def test_a_stacked_deck_is_told_from_a_natural_one():
 def test_sentences_for_two_and_three_players(site):
     for variant in ("two-hand", "two-hand-dummy"):
         page = site.pages[f"variants/{variant}.md"]
-        head = page[:page.index("{#worked-examples}")]
+        head = page[page.index("{#object}"):page.index("{#test-cases}")]
         assert "each defender" not in head and "all the others" not in head, variant
         assert " ;" not in re.sub(r"<[^>]+>", "", head), variant
     two = resolve("two-hand").table
@@ -132,3 +132,42 @@ def test_the_home_page_speaks_to_a_player_first():
     section = home[learn:home.index("\n## ", learn + 1)]
     for page in ("variants/euchre.md", "variants/two-hand-dummy.md", "variants/five-hundred.md"):
         assert f"({page})" in section, page
+
+
+def test_every_variant_opens_with_a_natural_teaching_hand(site):
+    """The hand each page opens with is played to its end with no refused move, trumps made by
+    a player, a note on every trick's winning card and none elsewhere, under a title in
+    players' words; it comes before the object of the game, and the test cases stay off the
+    page (only linked)."""
+    for variant in variant_ids():
+        hand = site.teaching.get(variant)
+        assert hand is not None, f"{variant}: no teaching hand"
+        record = hand.replay.hands[0]
+        assert hand.replay.problem is None and not any(r.refused for r in record.steps), variant
+        end = record.end or {}
+        assert end.get("trump"), f"{variant}: no trumps made"
+        tricks = end.get("tricks") or []
+        assert tricks and all(t.get("winner") is not None for t in tricks), variant
+        noted = {(r.step["seat"], r.step["action"][5:]) for r in record.steps if r.step.get("why")}
+        winners = {(t["winner"], next(c for s, c in t["cards"] if s == t["winner"])) for t in tricks}
+        assert noted == winners, f"{variant}: notes on {sorted(noted - winners)}, none on {sorted(winners - noted)}"
+        assert not re.search(r"\b(?:seat \d|call:|play:|bid:|[2-9TJQKA][CDHS]\b)", hand.title), hand.title
+        page = site.pages[f"variants/{variant}.md"]
+        assert page.index("{#teaching-hand}") < page.index("{#object}"), variant
+        assert "{#example-" not in page and 'class="es-refusals"' not in page, f"{variant}: a test case told on the page"
+
+
+def test_a_teaching_hand_is_checked_by_hand():
+    """Euchre's hand, worked out from the rules by hand (see the notes of issue 38): East holds
+    J♣ K♣ 10♣ and A♥ and orders up the 9♣; North, the dealer, takes it and discards Q♠, and
+    holds the left bower J♠. J♣ (right bower) wins trick 1; J♠ (left bower) beats K♣ in trick 2;
+    East trumps the A♦ with 10♣; North trumps the A♥ with Q♣; North's A♠ wins the last. North–
+    South take three: East–West are euchred, 2 points to North–South."""
+    from rules_site.teaching import teaching_hand
+    hand = teaching_hand(resolve("euchre"))
+    record = hand.replay.hands[0]
+    tricks = [(t["winner"], [c for _, c in t["cards"]]) for t in record.end["tricks"]]
+    assert hand.title == "East orders up clubs and is euchred"
+    assert tricks == [(1, ["JC", "9S", "9D", "9C"]), (0, ["KC", "TD", "TS", "JS"]), (1, ["AD", "TC", "KD", "QD"]),
+                      (0, ["AH", "TH", "QH", "QC"]), (0, ["AS", "JH", "KS", "KH"])]
+    assert record.end["hand_points"] == [2, 0]

@@ -10,10 +10,13 @@
 // "misère"); a word in the title counts ten times one in the text, the whole query in the
 // title counts more again, and each entry's weight (`boost`: a rule's own entry up, worked
 // examples and case pages down) multiplies the score.
-// Served over http(s), it does nothing: Material's search runs as usual.
+// Served over http(s) it answers too, so that the site ranks alike from disk and served (lunr,
+// Material's engine, weighs words otherwise): the box's own events are taken before they reach
+// Material's search, which then never shows a result of its own.
+// From disk it also gives the keys "/", "s" and "f" their meaning: open the search.
 (function () {
   "use strict";
-  if (location.protocol !== "file:") return;
+  var served = location.protocol !== "file:";
   var config = {};
   try { config = JSON.parse(document.getElementById("__config").textContent); } catch (e) { /* no config */ }
   var base = new URL((config.base || ".") + "/", location.href);
@@ -89,6 +92,7 @@
     hits.forEach(function (hit) {
       var item = document.createElement("li");
       item.className = "md-search-result__item";
+      item.dataset.es = "1";           // ours: Material's own results (served) are replaced by these
       var link = document.createElement("a");
       link.className = "md-search-result__link";
       link.href = new URL(hit.entry.doc.location, base).href;
@@ -99,7 +103,9 @@
       var article = document.createElement("article");
       article.className = "md-search-result__article md-typeset";
       var title = document.createElement("h1");
-      title.textContent = hit.entry.doc.title || hit.entry.doc.location;
+      // A title is HTML in the index (Material draws it so: "<code>euchre-spec check</code>"): read as text.
+      title.textContent = hit.entry.doc.title
+        ? new DOMParser().parseFromString(hit.entry.doc.title, "text/html").body.textContent : hit.entry.doc.location;
       article.appendChild(title);
       if (hit.entry.doc.page) {
         var where = document.createElement("p");
@@ -138,13 +144,51 @@
     var meta = document.querySelector(".md-search-result__meta");
     if (meta) meta.textContent = "Type to start searching";
     var run = function () { var q = input.value; load(function () { render(q); }); };
-    input.addEventListener("input", run);
-    input.addEventListener("keyup", run);
-    input.addEventListener("focus", function () {
+    var opened = function () {
       if (toggle && !toggle.checked) { toggle.checked = true; toggle.dispatchEvent(new Event("change")); }
-      load(function () {});
-    });
-    if (toggle) {        // the search icon (a label for the toggle): open the box and put the cursor in it
+      load(function () { if (input.value) render(input.value); });
+    };
+    if (served) {
+      // Material's search worker answers late (once its index is loaded, it reads the box and
+      // draws its own results): whatever it draws is replaced by this ranking.
+      var list = document.querySelector(".md-search-result__list");
+      if (list && window.MutationObserver) {
+        new MutationObserver(function () {
+          if (!input.value) return;
+          var foreign = [].some.call(list.children, function (child) { return child.dataset.es !== "1"; });
+          if (foreign) run();
+        }).observe(list, { childList: true });
+      }
+    }
+    if (served) {          // taken in the capture phase, before Material's listeners on the box see them
+      ["input", "keyup"].forEach(function (type) {
+        document.addEventListener(type, function (event) {
+          if (event.target !== input) return;
+          event.stopImmediatePropagation();
+          run();
+        }, true);
+      });
+      document.addEventListener("focus", function (event) {
+        if (event.target !== input) return;
+        event.stopImmediatePropagation();
+        opened();
+      }, true);
+    } else {
+      input.addEventListener("input", run);
+      input.addEventListener("keyup", run);
+      input.addEventListener("focus", opened);
+      document.addEventListener("keydown", function (event) {      // Material's shortcuts, which need its search
+        if (event.ctrlKey || event.altKey || event.metaKey) return;
+        var target = event.target;
+        if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+        if (event.key === "/" || event.key === "s" || event.key === "f" || event.key === "S" || event.key === "F") {
+          event.preventDefault();
+          opened();
+          input.focus();
+        }
+      });
+    }
+    if (toggle && !served) {        // the search icon (a label for the toggle): open the box and put the cursor in it
       toggle.addEventListener("change", function () {
         if (toggle.checked) { reveal(); setTimeout(function () { input.focus(); }, 50); load(function () {}); }
       });

@@ -249,8 +249,15 @@
         .filter(function (x) { return x; });
       this.text.appendChild(el("strong", "es-v-over", "The hand is over" + (points.length ? ": " + points.join(", ") : "") + "."));
     }
+    // A button that can do nothing at this step is disabled; if it held the focus (the last
+    // "next" press), the focus moves to the button that can still act, never to the page's body.
+    var focused = document.activeElement;
     this.start.disabled = this.back.disabled = at === 0;
     this.next.disabled = this.end.disabled = !next;
+    if (focused && focused.disabled && this.root.contains(focused)) {
+      var keep = (focused === this.next || focused === this.end) ? this.back : this.next;
+      if (keep && !keep.disabled) keep.focus();
+    }
   };
 
   function init() {

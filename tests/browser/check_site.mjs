@@ -87,7 +87,7 @@ async function visit(page, width) {
     await tab.addScriptTag({ path: AXE });
     found.axe = await tab.evaluate(async () => {
       const result = await window.axe.run(document, {
-        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
         resultTypes: ["violations"],
       });
       return result.violations.map((v) => ({

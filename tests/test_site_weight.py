@@ -1,0 +1,26 @@
+"""No built page weighs more than 300 KB of HTML (the corpus index used to be 1.6 MB): the
+corpus is split by variant and by rule, and a long schema links its source instead of
+drawing it."""
+
+from __future__ import annotations
+
+from site_support import built_site  # noqa: F401 (fixture)
+
+MAX_HTML = 300 * 1024
+
+
+def heavy_pages(root, limit: int = MAX_HTML) -> list[str]:
+    return [f"{p.relative_to(root)}: {p.stat().st_size // 1024} KB" for p in sorted(root.rglob("*.html"))
+            if p.stat().st_size > limit]
+
+
+def test_no_page_exceeds_300_kb(built_site):
+    heavy = heavy_pages(built_site)
+    assert not heavy, "pages over 300 KB of HTML: " + "; ".join(heavy)
+
+
+def test_a_heavy_page_is_caught(tmp_path):
+    (tmp_path / "light.html").write_text("<p>x</p>")
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "index.html").write_text("<p>" + "x" * (MAX_HTML + 1) + "</p>")
+    assert heavy_pages(tmp_path) == ["corpus/index.html: 300 KB"]
