@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from reference_impl.options import choice_for
-from reference_impl.rules import Deal, Rules
+from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
 from reference_impl.steps import EXCHANGE, OFFER
 
-from .cases import Case
+from .cases import Case, case_deal
 
 # The interpreter's mechanisms without a data link to a clause, and the anchors that state them.
 MECHANISMS: dict[str, tuple[str, ...]] = {
@@ -151,8 +151,7 @@ class ClauseTracer:
             if "deck" in deal:
                 state.deal(self.rules.deal_from_order(deal["deck"], state.dealer))
             else:
-                state.deal(Deal(tuple(deal["hands"]), deal.get("upcard"), tuple(deal.get("widow", ())),
-                                tuple(deal.get("kitty", ()))))
+                state.deal(case_deal(deal))
             self._record(trace, before, None, 0)
             if h == point.hand and point.moment == "deal":
                 return trace

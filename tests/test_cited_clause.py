@@ -4,6 +4,8 @@ one rule changed) and each failure on a field must cite the clause of that rule.
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -15,6 +17,7 @@ from conformance.check import run_cases
 from conformance.runner import TRACED_FIELDS
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 
 # engine (a mutant of the package, or a planted-bug file here) -> the clause it breaks
 PLANTED = {
@@ -66,3 +69,43 @@ def test_the_cited_clause_differs_from_the_headline(euchre_cases):
     assert headline_elsewhere and all(r.failure.clause["id"] == "left-bower-is-trump" for r in headline_elsewhere)
     text = headline_elsewhere[0].failure.describe()
     assert "rule left-bower-is-trump" in text and "the case is about: " in text
+
+
+# -- an internal error on the way to a verdict is reported, never swallowed ---------------------------
+PLANT_TRACER_BUG = """
+import sys
+import conformance.cited_clause as cited_clause
+
+def broken(self, *args, **kwargs):
+    raise RuntimeError("planted bug in the tracer")
+
+cited_clause.ClauseTracer.cite = broken
+from conformance.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_tracer_failure_is_reported_for_the_case_and_in_the_exit_status(tmp_path):
+    """A bug of the tracer (planted) must not leave a failure quietly citing its step's clause:
+    the failure, the console, the JSON report and the exit status (3, an internal error) say so."""
+    engine = f"{sys.executable} -m conformance.mutants march-scored-one"
+    report = tmp_path / "report.jsonl"
+    run = subprocess.run([sys.executable, "-c", PLANT_TRACER_BUG, "check", "--engine", engine, "--variant", "euchre",
+                          "--case", "*march*", "--json", str(report)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 3, run.stdout + run.stderr
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    failed = [line for line in lines if line["type"] == "case" and line["outcome"] == "fail"]
+    assert failed and all("planted bug in the tracer" in line["failure"]["internal_error"] for line in failed)
+    footer = lines[-1]
+    assert footer["type"] == "footer" and footer["exit_code"] == 3
+    assert sorted(footer["internal_errors"]) == sorted(line["id"] for line in failed)
+    assert "INTERNAL ERROR of euchre-spec" in run.stdout and "internal error of euchre-spec" in run.stderr + run.stdout
+
+
+def test_without_a_tracer_failure_there_is_no_internal_error(euchre_cases):
+    argv = [sys.executable, "-m", "conformance.mutants", "march-scored-one"]
+    marched = [c for c in euchre_cases if "march" in c.clauses]
+    results = list(run_cases(marched, argv, jobs=1))
+    assert any(r.outcome == "fail" for r in results)
+    assert not any(r.internal_error for r in results)
