@@ -117,6 +117,14 @@ class ClauseTracer:
                 + list(MECHANISMS.get(part, ())) + own
         return self.existing([*own, *([step.clause] if step.clause else []), step.id])
 
+    def own_clauses(self, step: Any) -> list[str]:
+        """The step's own clause first, then an option's: who sits out follows from the step's
+        rule (a loner's partner takes no part), even where an option made the lone hand
+        (a Canadian loner, forced) or changed who may take it."""
+        if step is None or not step.id:
+            return []
+        return self.existing([*([step.clause] if step.clause else []), step.id, *self.step_clauses(step)])
+
     def row_clauses(self, row: str | None) -> list[str]:
         return self.existing([*self._option_clauses(f"scoring.rows.{row}"), row]) if row else []
 
@@ -178,6 +186,8 @@ class ClauseTracer:
         cause = self.step_clauses(consuming) if consuming is not None else self.mechanism("deal")
         for key in changed:
             trace.provenance[key] = cause
+        if "sitting_out" in changed and consuming is not None:
+            trace.provenance["sitting_out"] = self.own_clauses(consuming)
         scored = False
         passed = self._passed(consuming, state.step) if consuming is not None else []
         for event in new_events:
@@ -185,7 +195,8 @@ class ClauseTracer:
             settled = next((step for step in reversed(passed) if step.kind == SETTLING.get(kind)), None)
             if settled is not None:         # a step the action went past decided this (a forced lone hand)
                 for key in EVENT_FIELDS.get(kind, ()):
-                    trace.provenance[key] = self._settled(state, settled)
+                    trace.provenance[key] = self.own_clauses(settled) if key == "sitting_out" \
+                        else self._settled(state, settled)
             if kind == "trick":
                 for key in ("tricks", "tricks_won"):
                     trace.provenance[key] = self.mechanism("trick")
