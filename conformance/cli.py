@@ -303,7 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-fixed", action="store_true",
                    help="a case of the skip file that now passes is a warning, not a failure")
     p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
-    p.add_argument("--strict-replies", action="store_true", help="validate every reply against its schema (slower)")
+    p.add_argument("--strict-replies", action=argparse.BooleanOptionalAction, default=True,
+                   help="validate every reply against its schema (the default; --no-strict-replies: the first of each kind)")
     p.add_argument("--require", action="store_true",
                    help="fail the run unless every selected case ran (none unsupported by the engine's hello)")
     p.add_argument("--fail-under", type=percent, metavar="PCT",

@@ -19,7 +19,7 @@ from typing import Any
 
 from reference_impl.catalog import load_schema
 from reference_impl.options import yaml_text
-from reference_impl.schemas import validator
+from reference_impl.schemas import surely_valid, validator
 
 from .cases import Case
 from .cited_clause import ClauseTracer, Point
@@ -349,7 +349,9 @@ class Session:
                 missing = [k for k in OBSERVATION_REQUIRED if not isinstance(state, dict) or k not in state]
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply's state lacks {', '.join(missing)}"), "error")
         if self.strict_replies or schema not in self._validated:
-            errors = sorted(validator(f"protocol/{schema}.schema.json").iter_errors(reply), key=lambda e: list(e.absolute_path))
+            name = f"protocol/{schema}.schema.json"
+            errors = [] if surely_valid(name, reply) else \
+                sorted(validator(name).iter_errors(reply), key=lambda e: list(e.absolute_path))
             if errors:
                 path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply is not valid: ${path}: {errors[0].message}"), "error")

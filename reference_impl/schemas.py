@@ -179,6 +179,13 @@ def _surely_valid(name: str, document: Any, partial: bool = False, may_hold_floa
         return False
 
 
+def surely_valid(name: str, document: Any) -> bool:
+    """Whether ``document`` is certainly valid against ``spec/schema/<name>`` by the quick
+    (compiled) validator; False means "ask :func:`validator`", which words the errors. The
+    runner checks every reply of an engine this way (--strict-replies, the default)."""
+    return _surely_valid(name, document)
+
+
 def shown(value: Any) -> str:
     """A value as a table's author wrote it: YAML's ``true``/``null``, text in quotes, short."""
     if isinstance(value, str):
