@@ -187,7 +187,9 @@ class ClauseTracer:
         for key in changed:
             trace.provenance[key] = cause
         if "sitting_out" in changed and consuming is not None:
-            trace.provenance["sitting_out"] = self.own_clauses(consuming)
+            # a bid played alone (misère) puts the partner out by its own clause
+            bid = [self.rules.bid_list[state.bid].id] if state.alone and state.bid >= 0 else []
+            trace.provenance["sitting_out"] = self.existing(bid) + self.own_clauses(consuming)
         scored = False
         passed = self._passed(consuming, state.step) if consuming is not None else []
         for event in new_events:
