@@ -19,6 +19,7 @@ from reference_impl import cache
 from reference_impl.checks import deck_cards
 from reference_impl.errors import Problem, SpecError
 from reference_impl.resolve import ResolvedTable, resolve
+from reference_impl.rules import Deal
 from reference_impl.schemas import case_schema_problems
 from reference_impl.yaml_source import CACHE_KIND, Located, load_file, load_text
 
@@ -298,3 +299,11 @@ def load_cases(paths: Iterable[Path] | None = None, tags: dict[str, str] | None 
             seen[case.id] = case
             unique.append(case)
     return sorted(unique, key=lambda c: c.id), problems
+
+
+def case_deal(deal: dict[str, Any]) -> Deal:
+    """A case's deal (its hands, upcard, widow and kitty as YAML lists) as the interpreter's
+    :class:`Deal`, whose fields are tuples: the compiled interpreter (mypyc) checks the
+    declared types and refuses a list where a tuple is declared."""
+    return Deal(tuple(tuple(hand) for hand in deal["hands"]), deal.get("upcard"), tuple(deal.get("widow", ())),
+                tuple(deal.get("kitty", ())))

@@ -25,7 +25,7 @@ from .corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_
 from .claim import claims_of_results, shortfall
 from .claim import to_json as claim_json
 from .check import SkipList, run_cases, select
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file
+from .usage import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, output_file
 from .console import console, error, escape, is_terminal, plain, say, warn
 from .containment import available as contained
 from .engine_process import EngineFailure, EngineProcess, engine_command, kill_all, left_behind_total
@@ -224,6 +224,9 @@ def run_check(args: argparse.Namespace) -> int:
     short = shortfall(found, args.require, args.fail_under)
     if short:
         exit_code = EXIT_FAILED
+    internal = [r for r in results if r.internal_error]
+    if internal:
+        exit_code = EXIT_INTERNAL        # a bug of ours touched these verdicts' reports: never a quiet pass
     foot = footer(results, time.monotonic() - started, exit_code, stopped, left())
     foot["claim"] = {**claim_json(found), **({"shortfall": short} if short else {})}
     report.write(foot)
@@ -246,6 +249,10 @@ def run_check(args: argparse.Namespace) -> int:
     print_failures(console, results)
     for reason in stopped:
         error(reason)
+    if internal:
+        error(f"internal error of euchre-spec in the report of {len(internal)} case(s) "
+              f"({', '.join(sorted(r.case.id for r in internal)[:5])}{' ...' if len(internal) > 5 else ''}): "
+              f"{internal[0].internal_error}; please report it")
     for note in run_notes(results, left(), args.case_timeout):
         warn(note)
     if fixed:

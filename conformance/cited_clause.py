@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from reference_impl.options import choice_for
-from reference_impl.rules import Deal, Rules
+from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
 from reference_impl.steps import EXCHANGE, OFFER
 
-from .cases import Case
+from .cases import Case, case_deal
 
 # The interpreter's mechanisms without a data link to a clause, and the anchors that state them.
 MECHANISMS: dict[str, tuple[str, ...]] = {
@@ -117,6 +117,14 @@ class ClauseTracer:
                 + list(MECHANISMS.get(part, ())) + own
         return self.existing([*own, *([step.clause] if step.clause else []), step.id])
 
+    def own_clauses(self, step: Any) -> list[str]:
+        """The step's own clause first, then an option's: who sits out follows from the step's
+        rule (a loner's partner takes no part), even where an option made the lone hand
+        (a Canadian loner, forced) or changed who may take it."""
+        if step is None or not step.id:
+            return []
+        return self.existing([*([step.clause] if step.clause else []), step.id, *self.step_clauses(step)])
+
     def row_clauses(self, row: str | None) -> list[str]:
         return self.existing([*self._option_clauses(f"scoring.rows.{row}"), row]) if row else []
 
@@ -151,8 +159,7 @@ class ClauseTracer:
             if "deck" in deal:
                 state.deal(self.rules.deal_from_order(deal["deck"], state.dealer))
             else:
-                state.deal(Deal(tuple(deal["hands"]), deal.get("upcard"), tuple(deal.get("widow", ())),
-                                tuple(deal.get("kitty", ()))))
+                state.deal(case_deal(deal))
             self._record(trace, before, None, 0)
             if h == point.hand and point.moment == "deal":
                 return trace
@@ -179,6 +186,10 @@ class ClauseTracer:
         cause = self.step_clauses(consuming) if consuming is not None else self.mechanism("deal")
         for key in changed:
             trace.provenance[key] = cause
+        if "sitting_out" in changed and consuming is not None:
+            # a bid played alone (misère) puts the partner out by its own clause
+            bid = [self.rules.bid_list[state.bid].id] if state.alone and state.bid >= 0 else []
+            trace.provenance["sitting_out"] = self.existing(bid) + self.own_clauses(consuming)
         scored = False
         passed = self._passed(consuming, state.step) if consuming is not None else []
         for event in new_events:
@@ -186,7 +197,8 @@ class ClauseTracer:
             settled = next((step for step in reversed(passed) if step.kind == SETTLING.get(kind)), None)
             if settled is not None:         # a step the action went past decided this (a forced lone hand)
                 for key in EVENT_FIELDS.get(kind, ()):
-                    trace.provenance[key] = self._settled(state, settled)
+                    trace.provenance[key] = self.own_clauses(settled) if key == "sitting_out" \
+                        else self._settled(state, settled)
             if kind == "trick":
                 for key in ("tricks", "tricks_won"):
                     trace.provenance[key] = self.mechanism("trick")

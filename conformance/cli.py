@@ -217,7 +217,10 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         table.add_column(column, overflow="fold")
     for result in results:
         by = result.caught_by
-        outcome = escape(by.outcome + (f" ({by.failure.field})" if by.failure and by.failure.field else "")) if by else ""
+        outcome = escape(by.outcome + (f" ({by.failure.field})" if by.failure and by.failure.field else "")
+                         + (f", rule {by.failure.clause['id']}" if by.failure and by.failure.clause else "")) if by else ""
+        if by and by.internal_error:
+            outcome += f" [bold red]INTERNAL ERROR[/]: {escape(by.internal_error)}"
         if result.status == "broken":
             outcome = f"[bold red]BROKEN MUTANT[/]: {outcome}: {escape(by.failure.message if by.failure else '')}"
         table.add_row(escape(result.name), escape(result.bug), escape(by.case.id) if by else "[bold red]SURVIVED[/]",
@@ -227,6 +230,10 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     score = 100 * (len(results) - len(missed)) / len(results)
     plain(f"mutation score {score:.0f}%: {len(results) - len(missed)} of {len(results)} mutants caught"
           f" in {time.monotonic() - started:.1f} s" + (f"; not caught: {', '.join(missed)}" if missed else ""))
+    internal = [r.name for r in results if r.caught_by and r.caught_by.internal_error]
+    if internal:
+        error(f"internal error of euchre-spec while citing the rule for {', '.join(internal)}; please report it")
+        return EXIT_INTERNAL
     return EXIT_FAILED if missed else EXIT_OK
 
 
@@ -307,7 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-fixed", action="store_true",
                    help="a case of the skip file that now passes is a warning, not a failure")
     p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
-    p.add_argument("--strict-replies", action="store_true", help="validate every reply against its schema (slower)")
+    p.add_argument("--strict-replies", action=argparse.BooleanOptionalAction, default=True,
+                   help="validate every reply against its schema (the default; --no-strict-replies: the first of each kind)")
     p.add_argument("--require", action="store_true",
                    help="fail the run unless every selected case ran (none unsupported by the engine's hello)")
     p.add_argument("--fail-under", type=percent, metavar="PCT",

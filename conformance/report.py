@@ -79,6 +79,9 @@ def footer(results: list[CaseResult], duration: float, exit_code: int, stopped: 
         data["hit_case_timeout"] = budget
     if left_processes is not None:
         data["left_processes"] = left_processes
+    internal = sorted(r.case.id for r in results if r.internal_error)
+    if internal:
+        data["internal_errors"] = internal
     return data
 
 

@@ -208,12 +208,7 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
             return at_least is None or values[index] >= at_least
         return counter
     if key == "score":
-        low, high = value.get("at-least"), value.get("at-most")
-
-        def score(state: "State", seat: int, unit: int) -> bool:
-            points = state.scores[unit if unit >= 0 else rules.unit_of[seat]]
-            return (low is None or points >= low) and (high is None or points <= high)
-        return score
+        return _score_atom(rules, value.get("at-least"), value.get("at-most"))
     if key == "any":
         parts = [compile_condition(rules, part) for part in value]
         return lambda state, seat, unit: any(part(state, seat, unit) for part in parts)
@@ -243,6 +238,16 @@ def _holds_trumps(rules: "Rules", value: Mapping[str, Any]) -> Predicate:
                 return False
         return True
     return holds
+
+
+def _score_atom(rules: "Rules", low: int | None, high: int | None) -> Predicate:
+    """A side's score within bounds, either of which may be absent. A function of its own:
+    compiled, a name keeps the type of its first assignment in the whole function, and
+    ``_atom``'s ``low`` is an int (a trick count), which an absent bound (None) is not."""
+    def score(state: "State", seat: int, unit: int) -> bool:
+        points = state.scores[unit if unit >= 0 else rules.unit_of[seat]]
+        return (low is None or points >= low) and (high is None or points <= high)
+    return score
 
 
 def _stood_atom(value: str) -> Predicate:

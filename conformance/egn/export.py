@@ -26,6 +26,7 @@ from reference_impl.options import yaml_text
 from reference_impl.rules import Rules
 from reference_impl.steps import EXCHANGE, GIVE, MAKE_TRUMPS, NAME, OFFER, PROPOSAL, SWAP
 
+from ..cases import case_deal
 from .cards import to_egn as egn_card
 from .record import BIDDING, FILE_TYPE, PLAY, VERSION
 from .ruleset import Unmappable, flags_for_rules, options_note, rules_for
@@ -264,8 +265,7 @@ def game_from_case(case: Any) -> tuple[Rules, int, list[int] | None, list[Hand]]
         if "deck" in deal:
             state.deal(rules.deal_from_order(deal["deck"], state.dealer))
         else:
-            state.deal(Deal(tuple(tuple(h) for h in deal["hands"]), deal.get("upcard"), tuple(deal.get("widow", ())),
-                            tuple(deal.get("kitty", ()))))
+            state.deal(case_deal(deal))
         for step in hand["steps"]:
             if "reject" in step:
                 continue

@@ -289,7 +289,8 @@ class Fuzzer:
         return Divergence(script=truncated(script, position), position=position, differences=differences,
                           signature=signature(phase, position.kind, differences), phase=phase, expected=expected,
                           actual=actual, clause=self.clauses.cite(phase, [d.field for d in differences],
-                                                                   expected.get("state")), game=game)
+                                                                   expected.get("state"), actual.get("state")),
+                          game=game)
 
 
 def _refused_feature(expected: dict[str, Any], actual: dict[str, Any], setup: dict[str, Any]) -> bool:

@@ -41,7 +41,8 @@ def replay(lockstep: Lockstep, script: Script, clauses: ClauseIndex, repair: boo
         result.divergence = Divergence(
             script=truncated(played, position), position=position, differences=differences,
             signature=signature(phase, position.kind, differences), phase=phase, expected=expected, actual=actual,
-            clause=clauses.cite(phase, [d.field for d in differences], expected.get("state")))
+            clause=clauses.cite(phase, [d.field for d in differences], expected.get("state"),
+                                actual.get("state") if isinstance(actual, dict) else None))
         return result
 
     expected, actual, differences = lockstep.send({"type": "new_game", **script.setup})
