@@ -192,7 +192,14 @@ def run_adapter(start: Callable[[], Handler], stdin: IO[str] | None = None, stdo
     stdout = stdout or sys.stdout
     try:
         handle = start()
-    except EngineMissing as exc:
+    except SystemExit as exc:          # EngineMissing, or an engine that cannot be built here: one line
+        if not isinstance(exc.code, str):
+            raise
         print(exc.code, file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # a Python package the engine imports is not installed
+        engine = Path(sys.argv[0]).stem.removesuffix("_engine")
+        print(f"{engine}: the engine needs the Python package {exc.name!r}, which is not installed here "
+              f"(pip install it; see tools/adapters/README.md)", file=sys.stderr)
         return 2
     return serve(recording(handle), stdin, stdout)
