@@ -72,12 +72,12 @@ ENGINE_ENV = {"rlcard-euchre-w23": {"RLCARD_EUCHRE_DIR": "RLCARD_EUCHRE_W23_DIR"
 # identify and fuzz on the engines written elsewhere: the options they declare (fuzz plays
 # one table) and a fixed seed, so that a re-run finds the same divergences
 FUZZ_RUNS = {
-    "euchre-app": ("euchre", ["defending-alone=false", "first-dealer=random"]),
+    "euchre-app": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
     "rlcard-euchre-w23": ("euchre", ["stick-the-dealer=true", "going-alone=false", "first-dealer=random"]),
     "rlcard-euchre-euchre-rl": ("euchre", ["stick-the-dealer=true", "going-alone=false", "first-dealer=random"]),
     "rlcard-500": ("five-hundred-four", ["misere=misere-and-open"]),
-    "euchre-plt": ("euchre", ["first-dealer=random"]),
-    "cards-ts": ("euchre", ["defending-alone=false", "first-dealer=random"]),
+    "euchre-plt": ("euchre", ["first-dealer=random", "lone-lead=eldest", "lone-defender-scoring=four-for-euchre"]),
+    "cards-ts": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest", "dealer-discard=not-upcard"]),
     "buck-euchre": ("buck-euchre-auction", ["euchred-maker=five-only"]),
 }
 
@@ -147,13 +147,38 @@ def fuzz(name: str, engine: list[str]) -> None:
                      "--hands", "120", "--check-hands", "300", "--shrink-time", "20", "--out", tempfile.mkdtemp(),
                      "--json", str(out / "identify.json")],
         "fuzz": [PY, "-m", "conformance.cli", "fuzz", "--engine", *engine, "--variant", variant, *flags, "--hands", "400",
-                 "--divergences", "6", "--shrink-time", "20", "--seed", "1", "--out", str(out / "cases"),
+                 "--divergences", "12", "--shrink-time", "20", "--seed", "1", "--out", str(out / "cases"),
                  "--json", str(out / "fuzz.json")],
     }
     for kind, argv in runs.items():
         result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=1800)
         (out / f"{kind}.txt").write_text(result.stdout[-20000:], encoding="utf-8")
         print(f"{name} {kind}: exit {result.returncode}")
+    mark_adapter_options(out / "identify.json", engine)
+
+
+def adapter_plays(engine: list[str]) -> list[str]:
+    """The options an adapter's own game loop plays (its class's ``ADAPTER_PLAYS``), read from
+    the adapter named in the engine's command: identify's verdicts on them are the adapter's."""
+    words = engine[0].split()
+    script = next((Path(w) for w in words if w.endswith("_engine.py")), None)
+    if script is None or not script.is_file():
+        return []
+    sys.path.insert(0, str(ADAPTERS))
+    spec = importlib.util.spec_from_file_location(f"adapter_{script.stem}", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return sorted(getattr(getattr(module, "Adapter", None), "ADAPTER_PLAYS", ()) or ())
+
+
+def mark_adapter_options(path: Path, engine: list[str]) -> None:
+    """Write into identify's JSON which options are the adapter's (so the page credits none of
+    them to the engine)."""
+    if not path.is_file():
+        return
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["adapter_plays"] = adapter_plays(engine)
+    path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
 
 
 def main() -> int:
