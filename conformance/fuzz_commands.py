@@ -198,10 +198,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         plain(past)
     if result.hands:
         print_coverage(result.coverage, ClauseIndex(table.table))
-    records = []
+    records: list[dict[str, Any]] = []
+    written: set[str] = set()
     for divergence in result.divergences:
         records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
-                                          f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}"))
+                                          f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}",
+                                          written=written))
     if report:
         report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
                           encoding="utf-8")
@@ -230,7 +232,7 @@ def went_past(result: FuzzResult) -> str | None:
 
 def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant: str, make_engine: Callable,
                        engine_table: ResolvedTable, reference_table: ResolvedTable, engine_name: str, argv: list[str],
-                       out: Path, how: str, prefix: str = "fuzz") -> dict[str, Any]:
+                       out: Path, how: str, prefix: str = "fuzz", written: set[str] | None = None) -> dict[str, Any]:
     """Print a divergence, shrink it, write its case; what the JSON report keeps of it."""
     say(f"[bold red]DIVERGENCE[/] in game {divergence.game}: {escape(divergence.summary())}"
         + (f" (met in {divergence.count} games)" if divergence.count > 1 else ""))
@@ -256,7 +258,7 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
             record["shrunk"] = {**_divergence_json(final), "replays": shrunk.replays, "seconds": round(shrunk.seconds, 2)}
     from .cases import load_corpus_meta
     path = write_divergence(out, final, variant, engine_table, args.seed, engine_name, how,
-                            set(load_corpus_meta().tags), prefix=prefix)
+                            set(load_corpus_meta().tags), prefix=prefix, written=written)
     record["case"] = str(path)
     record["steps"] = final.steps
     record["hands"] = final.hands
@@ -340,6 +342,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     plain(f"euchre-spec identify: {' '.join(argv)}, variant(s) {', '.join(variants)}, seed {args.seed}")
     results: list[Identification] = []
     records = []
+    written: set[str] = set()
     failed = False
     for variant in variants:
         sent = tables[variant]
@@ -360,7 +363,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
         for deviation in result.deviations:
             deviations.append(_report_divergence(
                 deviation, args, variant, make_engine, sent, reference_table, engine_name, argv, out,
-                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify"))
+                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify",
+                written=written))
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:
             failed = True

@@ -246,6 +246,20 @@ def test_an_engine_off_the_line_resumes_from_the_references_scores():
     assert result.hands > result.games           # games went on past the hand that diverged
 
 
+def test_every_kind_met_in_one_game_is_written_to_a_case_file_of_its_own(tmp_path):
+    """Game 0 meets both the round-one and the round-two legal-set bugs: two files, none
+    overwriting the other."""
+    engine = " ".join(planted("every_game_at_the_first_bid"))
+    done = run_cli("fuzz", "--engine", engine, "--hands", "60", "--seed", "1", "--shrink-time", "5", "--out", "found",
+                   "--json", "run.json", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads((tmp_path / "run.json").read_text())
+    cases = [record["case"] for record in report["divergences"]]
+    assert len(cases) >= 3 and len(set(cases)) == len(cases)
+    assert len(list((tmp_path / "found").glob("*.yaml"))) == len(cases)
+    assert any("round-1" in Path(case).name for case in cases) and any("round-2" in Path(case).name for case in cases)
+
+
 def test_stopping_at_the_first_divergence_still_works():
     result = Fuzzer(lambda: OverlappingEngine(planted("every_game_at_the_first_bid")), "euchre", resolve("euchre"),
                     seed=1, hands=300).run()
