@@ -63,6 +63,7 @@ ENGINES = {
     "cards-ts-on-standard-euchre": ([f"{PY} {ADAPTERS / 'cards_ts_engine.py'} --standard"], ["--variant", "euchre"],
                                     "env:CARDS_TS_DIR"),
     "buck-euchre": (adapter("buck_euchre_engine.py"), ["--variant", "buck-euchre-auction"], "env:BUCK_EUCHRE_DIR"),
+    "euchre-webrtc": (adapter("euchre_webrtc_engine.py"), ["--variant", "euchre"], "env:EUCHRE_WEBRTC_DIR"),
 }
 
 # The two RLCard copies share one adapter and its variable; these name each copy's checkout.
@@ -79,6 +80,7 @@ FUZZ_RUNS = {
     "euchre-plt": ("euchre", ["first-dealer=random", "lone-lead=eldest", "lone-defender-scoring=four-for-euchre"]),
     "cards-ts": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest", "dealer-discard=not-upcard"]),
     "buck-euchre": ("buck-euchre-auction", ["euchred-maker=five-only"]),
+    "euchre-webrtc": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
 }
 
 

@@ -120,6 +120,19 @@ def blank_state(units: int) -> dict[str, Any]:
             "scores": [0] * units, "next_dealer": None, "game_over": False, "winner": None}
 
 
+def fisher_yates_numbers(start: list[str], target: list[str]) -> list[float]:
+    """The random numbers a Fisher-Yates shuffle from the end (``j = floor(random() * (i + 1))``,
+    as JavaScript engines write it) must draw to turn ``start`` into ``target``: how an adapter
+    makes an engine that shuffles for itself deal the runner's cards."""
+    deck = list(start)
+    numbers = []
+    for i in range(len(deck) - 1, 0, -1):
+        j = deck.index(target[i], 0, i + 1)
+        numbers.append((j + 0.5) / (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    return numbers
+
+
 def declared_options_check(message: dict[str, Any], variant: str, declared: dict[str, list[Any]], who: str) -> None:
     """Refuse (``unsupported``) rules outside what the adapter declared in ``hello``."""
     if message.get("variant") != variant:

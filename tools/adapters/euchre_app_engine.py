@@ -47,7 +47,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (also_standard_lone_defence, blank_state, checked_deal, checkout_commit,  # noqa: E402
-                             engine_dir, pack, run_adapter)
+                             engine_dir, fisher_yates_numbers, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import NodeBridge, Ref, Result, bundled, node_handler, rng  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
@@ -89,13 +89,7 @@ def token(card: dict[str, Any]) -> str:
 def shuffle_numbers(target: list[str], start: list[str] = ENGINE_DECK) -> list[float]:
     """The numbers ``rng`` must return for shuffleDeck (Fisher-Yates from the end, ``j =
     floor(rng() * (i + 1))``) to turn ``start`` into ``target``."""
-    deck = list(start)
-    numbers = []
-    for i in range(len(deck) - 1, 0, -1):
-        j = deck.index(target[i], 0, i + 1)
-        numbers.append((j + 0.5) / (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    return numbers
+    return fisher_yates_numbers(start, target)
 
 
 def deal_target(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[str]:
