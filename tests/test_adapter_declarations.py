@@ -35,6 +35,7 @@ ADAPTED = {
     "rlcard-500": "rlcard_500_engine",
     "euchre-plt": "euchre_plt_engine",
     "buck-euchre": "buck_euchre_engine",
+    "euchre-webrtc": "euchre_webrtc_engine",
 }
 
 
