@@ -4,7 +4,8 @@ recording replayed live. The recording is fuzz's case of the deal not passing to
 all passed (the engine's ``currentPlayerPosition || currentDealerPosition`` reads seat 0 as
 "no one")."""
 
-from adapter_test_support import assert_missing_engine_named, assert_replays, assert_replays_live, fixture, needs_engine
+from adapter_test_support import (assert_missing_engine_named, assert_replays, assert_replays_live, assert_shuffle_gives,
+                                  fixture, needs_engine)
 
 import euchre_webrtc_engine as adapter
 
@@ -33,12 +34,7 @@ def test_deck_target_deals_three_then_two_to_positions_0_to_3():
 
 def test_shuffle_numbers_make_create_decks_shuffle_give_the_target():
     target = list(reversed(adapter.ENGINE_DECK))
-    deck = list(adapter.ENGINE_DECK)
-    numbers = iter(adapter.shuffle_numbers(target))
-    for i in range(len(deck) - 1, 0, -1):                    # gameLogic.ts shuffleDeck, as written there
-        j = int(next(numbers) * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    assert deck == target
+    assert_shuffle_gives(adapter.shuffle_numbers(target), adapter.ENGINE_DECK, target)
 
 
 def test_card_ids():
