@@ -294,8 +294,9 @@ class Adapter(OneVariantAdapter):
         )
         if value["phase"] == "bidding_round_2" and upcard and not self.pending:
             state["turned_down"] = SUIT_LETTER[upcard["suit"]]
-        if redealt:
+        if redealt:                        # the engine set the thrown-in hand aside: what it no longer has is left out
             state.pop("hands")
+            state.pop("upcard")
         return state
 
     @staticmethod
