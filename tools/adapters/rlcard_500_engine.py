@@ -264,6 +264,11 @@ class Adapter(OneVariantAdapter):
             state.update(phase=phase, to_act=rnd.current_player_id, legal=self.legal(),
                          hands=[[card_token(str(c)) for c in p.hand] for p in rnd.players])
         state["tricks"] = copied_tricks(state["tricks"])
+        if rnd is not None and self.pending_joker is not None:
+            # The joker is led (the engine takes it with its suit, asked next): shown played, as it is.
+            seat = rnd.current_player_id
+            state["hands"][seat] = [c for c in state["hands"][seat] if c != "JK"]
+            add_play(state["tricks"], seat, "JK")
         return state
 
 
