@@ -3,9 +3,13 @@ declaration is compared with the recorded result of `euchre-spec identify` on th
 (docs/compliance/fuzz/<engine>/identify.json, written by tools/publish_reports.py --fuzz),
 so no test needs the engine itself.
 
-- A house rule identify confirms (verdict ``differs``) is declared, and the value it refutes
-  is not, unless the adapter tells the engine that option (``TOLD``: the engine plays the value
-  it is sent) or plays it in its own game loop (``ADAPTER_PLAYS``: never credited to the engine).
+- A house rule identify confirms (verdict ``differs``, the value sent losing at least
+  ``CLEAR`` times as many games as it won) is declared, and the value it refutes is not, unless
+  the adapter tells the engine that option (``TOLD``: the engine plays the value it is sent) or
+  plays it in its own game loop (``ADAPTER_PLAYS``: never credited to the engine). Where the
+  value sent still won a fair share the engine plays neither value cleanly: a defect the suite
+  reports, not a house rule to declare (euchre-plt offers a lone defence, but after the
+  dealer's discard: 71 games for, 157 against).
 - A value identify's evidence refutes (games lost against the engine, none won) is not
   declared, with the same two exceptions.
 - An adapter that refuses ``first_dealer`` does not declare choosing the first dealer by cards.
@@ -25,6 +29,7 @@ from conformance.fuzzing.options import show
 from reference_impl.resolve import resolve
 
 RECORDED = ROOT / "docs" / "compliance" / "fuzz"
+CLEAR = 4          # a value sent that loses four times as many games as it wins is refuted
 
 # engine (its folder of recorded runs) -> adapter module
 ADAPTED = {
@@ -57,7 +62,8 @@ def mismatches(declared: dict[str, list[Any]], adapter: Any, identified: dict[st
         if option in exempt:
             continue
         values = declared_values(declared, variant, option)
-        if verdict["status"].startswith("differs"):
+        sent = (verdict.get("evidence") or {}).get(show(verdict["sent"])) or {}
+        if verdict["status"].startswith("differs") and CLEAR * sent.get("wins", 0) <= sent.get("losses", 0):
             if show(verdict["identified"]) not in values:
                 found.append(f"{option}: identify finds {show(verdict['identified'])}, not declared")
             if show(verdict["sent"]) in values:
@@ -83,7 +89,8 @@ def test_the_comparison_sees_a_house_rule_left_undeclared():
     """The check has teeth: cards-ts's old declaration (maker-left leading against a loner,
     the upcard buried, first dealer by cards) is refused against its recorded identify."""
     module = importlib.import_module("cards_ts_engine")
-    recorded = json.loads((RECORDED / "cards-ts" / "identify.json").read_text(encoding="utf-8"))["results"][0]
+    before = ROOT / "tests" / "fixtures" / "identify" / "cards-ts-before-35.json"   # identify as published before issue 35
+    recorded = json.loads(before.read_text(encoding="utf-8"))["results"][0]
     old = {"defending-alone": [False], "first-dealer": ["first-black-jack", "random"], "game-target": [5, 7, 10, 11]}
     found = mismatches(old, module.Adapter, recorded)
     assert any(p.startswith("lone-lead: identify finds eldest") for p in found)
