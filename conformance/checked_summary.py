@@ -98,7 +98,7 @@ def _clause_id(value: Any) -> str:
     return str(value or "?")
 
 
-def _words(field: Any, expected: Any, actual: Any) -> str:
+def difference_words(field: Any, expected: Any, actual: Any) -> str:
     """The first difference in a few words: for two lists of moves or cards, what the engine
     adds and lacks (two long lists cut short would look the same)."""
     def short(value: Any) -> str:
@@ -106,6 +106,10 @@ def _words(field: Any, expected: Any, actual: Any) -> str:
         return text if len(text) <= 40 else text[:39] + "…"
     if not field:
         return ""
+    if field == "hands" and isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        for seat, (mine, theirs) in enumerate(zip(expected, actual)):
+            if isinstance(mine, list) and isinstance(theirs, list) and sorted(map(str, mine)) != sorted(map(str, theirs)):
+                return difference_words(f"hands: seat {seat}", mine, theirs)
     if isinstance(expected, list) and isinstance(actual, list) and all(isinstance(v, str) for v in expected + actual):
         extra, missing = sorted(set(actual) - set(expected)), sorted(set(expected) - set(actual))
         parts = ([f"engine adds {short(', '.join(extra))}"] if extra else []) + \
@@ -129,7 +133,7 @@ def check_defects(cases: list[dict[str, Any]], root: Path) -> list[Defect]:
         steps, shortest = min(sized, key=lambda pair: (pair[0] is None, pair[0] or 0, str(pair[1].get("id"))))
         failure = shortest.get("failure") or {}
         defects.append(Defect(clause, "check", len(members), str(shortest.get("id")), None, steps,
-                              _words(failure.get("field"), failure.get("expected"), failure.get("actual"))))
+                              difference_words(failure.get("field"), failure.get("expected"), failure.get("actual"))))
     return defects
 
 
@@ -145,7 +149,7 @@ def run_defects(report_path: Path) -> list[Defect]:
         case = Path(str(item.get("case") or ""))
         found.append(Defect(str(final.get("clause") or "?"), "fuzz", int((item.get("found") or {}).get("count") or 1),
                             case.stem or None, f"fuzz/{report_path.stem}/cases/{case.name}" if case.name else None,
-                            item.get("steps"), _words(first.get("field"), first.get("reference"), first.get("engine"))))
+                            item.get("steps"), difference_words(first.get("field"), first.get("reference"), first.get("engine"))))
     identify = _read_json(folder / "identify.json") or {}
     for result in identify.get("results") or []:
         for item in result.get("deviations") or []:
@@ -153,7 +157,7 @@ def run_defects(report_path: Path) -> list[Defect]:
             first = (final.get("differences") or [{}])[0]
             found.append(Defect(str(final.get("clause") or "?"), "identify", int((item.get("found") or {}).get("count") or 1),
                                 None, None, item.get("steps"),
-                                _words(first.get("field"), first.get("reference"), first.get("engine"))))
+                                difference_words(first.get("field"), first.get("reference"), first.get("engine"))))
     return found
 
 

@@ -75,3 +75,9 @@ def test_a_clean_engine_has_no_defect_table(tmp_path):
     passing = [{**c, "outcome": "pass"} if c["outcome"] == "fail" else c for c in cases]
     assert defects_markdown(report, passing, tmp_path) == []
     assert checked_line(report, passing).endswith("not fuzzed.")
+
+
+def test_a_hands_difference_names_the_seat_and_the_cards():
+    from conformance.checked_summary import difference_words
+    words = difference_words("hands", [["9C", "TC"], ["AC", "JS"]], [["TC", "9C"], ["AC"]])
+    assert words == "hands: seat 1: engine lacks JS"
