@@ -41,6 +41,8 @@ ADAPTED = {
     "euchre-plt": "euchre_plt_engine",
     "buck-euchre": "buck_euchre_engine",
     "euchre-webrtc": "euchre_webrtc_engine",
+    "euchre-arena": "euchre_arena_engine",
+    "fun-euchre": "fun_euchre_engine",
 }
 
 

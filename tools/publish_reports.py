@@ -64,6 +64,8 @@ ENGINES = {
                                     "env:CARDS_TS_DIR"),
     "buck-euchre": (adapter("buck_euchre_engine.py"), ["--variant", "buck-euchre-auction"], "env:BUCK_EUCHRE_DIR"),
     "euchre-webrtc": (adapter("euchre_webrtc_engine.py"), ["--variant", "euchre"], "env:EUCHRE_WEBRTC_DIR"),
+    "euchre-arena": (adapter("euchre_arena_engine.py"), ["--variant", "euchre"], "env:EUCHRE_ARENA_DIR"),
+    "fun-euchre": (adapter("fun_euchre_engine.py"), ["--variant", "euchre"], "env:FUN_EUCHRE_DIR"),
 }
 
 # The two RLCard copies share one adapter and its variable; these name each copy's checkout.
@@ -81,6 +83,10 @@ FUZZ_RUNS = {
     "cards-ts": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest", "dealer-discard=not-upcard"]),
     "buck-euchre": ("buck-euchre-auction", ["euchred-maker=five-only"]),
     "euchre-webrtc": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
+    "euchre-arena": ("euchre", ["stick-the-dealer=true", "defending-alone=false", "first-dealer=random",
+                                "lone-lead=eldest"]),
+    "fun-euchre": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest",
+                              "dealer-discard=not-upcard"]),
 }
 
 
