@@ -3,8 +3,8 @@
 #
 #   tools/adapters/build_engines.sh [NAME ...]     (no NAME: every engine, one at a time)
 #
-# NAME: node-tools, euchre-app, cards-ts, buck-euchre, euchre-webrtc, euchre-arena, fun-euchre, rlcard-euchre,
-# rlcard-500, euchre-plt,
+# NAME: node-tools, euchre-app, cards-ts, buck-euchre, euchre-webrtc, euchre-arena, fun-euchre, moltblox,
+# rlcard-euchre, rlcard-500, euchre-plt,
 # pypi (OpenSpiel, euchrelib, euchre-cli). Everything goes under $ENGINES (default
 # /work/engines; never inside this repository); each step is skipped when already done, and
 # the run ends by writing $ENGINES/env.sh, the variables the adapters read
@@ -49,6 +49,7 @@ export BUCK_EUCHRE_DIR=$ENGINES/buckEuchre
 export EUCHRE_WEBRTC_DIR=$ENGINES/euchre-webrtc
 export EUCHRE_ARENA_DIR=$ENGINES/euchre-reasoning-arena
 export FUN_EUCHRE_DIR=$ENGINES/funEuchre
+export MOLTBLOX_DIR=$ENGINES/moltblox
 export RLCARD_500_DIR=$ENGINES/rlcard-500
 export EUCHRE_PLT_DIR=$ENGINES/euchre-plt
 export RLCARD_DIR=$ENGINES/rlcard-sdist/rlcard-0.1.17
@@ -69,6 +70,8 @@ build() {
             "$checkout" estern1011/euchre-reasoning-arena "$ENGINES/euchre-reasoning-arena"; node_tools; first_build euchre_arena_engine.py ;;
         fun-euchre)         # packages/game-rules has no package import: esbuild alone
             "$checkout" seanwolter/funEuchre "$ENGINES/funEuchre"; node_tools; first_build fun_euchre_engine.py ;;
+        moltblox)           # only its game-builder package (the monorepo's images are not needed)
+            "$checkout" Halldon-Inc/moltblox "$ENGINES/moltblox" packages/game-builder; node_tools; first_build moltblox_euchre_engine.py ;;
         rlcard-euchre)
             "$checkout" MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning "$ENGINES/W23-Euchre-Reinforcement-Learning"
             "$checkout" mbrine555/euchre_rl "$ENGINES/euchre_rl"
@@ -80,13 +83,13 @@ build() {
         rlcard-500) "$checkout" campbellborder/rlcard-500 "$ENGINES/rlcard-500"; nice "$PYTHON" -m pip install -q numpy ;;
         euchre-plt) "$checkout" crashka/euchre-plt "$ENGINES/euchre-plt"; nice "$PYTHON" -m pip install -q PyYAML ;;
         pypi) nice "$PYTHON" -m pip install -q open_spiel euchrelib==0.0.2 dacite importlib_resources euchre-cli==0.7.0 ;;
-        *) echo "unknown engine $1 (node-tools, euchre-app, cards-ts, buck-euchre, euchre-webrtc, euchre-arena, fun-euchre, rlcard-euchre, rlcard-500, euchre-plt, pypi)" >&2
+        *) echo "unknown engine $1 (node-tools, euchre-app, cards-ts, buck-euchre, euchre-webrtc, euchre-arena, fun-euchre, moltblox, rlcard-euchre, rlcard-500, euchre-plt, pypi)" >&2
            exit 2 ;;
     esac
 }
 
 write_env
-for name in ${@:-node-tools euchre-app cards-ts buck-euchre euchre-webrtc euchre-arena fun-euchre rlcard-euchre rlcard-500 euchre-plt pypi}; do
+for name in ${@:-node-tools euchre-app cards-ts buck-euchre euchre-webrtc euchre-arena fun-euchre moltblox rlcard-euchre rlcard-500 euchre-plt pypi}; do
     build "$name"
 done
 write_env
