@@ -43,6 +43,7 @@ ADAPTED = {
     "euchre-webrtc": "euchre_webrtc_engine",
     "euchre-arena": "euchre_arena_engine",
     "fun-euchre": "fun_euchre_engine",
+    "moltblox": "moltblox_euchre_engine",
 }
 
 

@@ -66,6 +66,7 @@ ENGINES = {
     "euchre-webrtc": (adapter("euchre_webrtc_engine.py"), ["--variant", "euchre"], "env:EUCHRE_WEBRTC_DIR"),
     "euchre-arena": (adapter("euchre_arena_engine.py"), ["--variant", "euchre"], "env:EUCHRE_ARENA_DIR"),
     "fun-euchre": (adapter("fun_euchre_engine.py"), ["--variant", "euchre"], "env:FUN_EUCHRE_DIR"),
+    "moltblox": (adapter("moltblox_euchre_engine.py"), ["--variant", "euchre"], "env:MOLTBLOX_DIR"),
 }
 
 # The two RLCard copies share one adapter and its variable; these name each copy's checkout.
@@ -87,6 +88,7 @@ FUZZ_RUNS = {
                                 "lone-lead=eldest"]),
     "fun-euchre": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest",
                               "dealer-discard=not-upcard"]),
+    "moltblox": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
 }
 
 
