@@ -120,6 +120,27 @@ def blank_state(units: int) -> dict[str, Any]:
             "scores": [0] * units, "next_dealer": None, "game_over": False, "winner": None}
 
 
+class NamedCards:
+    """The protocol's cards (``TH``) both ways as an engine's ``{"suit": name, "rank": name}``,
+    for engines that name suits and ranks in words (two of them spell a rank differently: the
+    names are given)."""
+
+    SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+    def __init__(self, ranks: dict[str, str]) -> None:
+        self.ranks = ranks
+        self.rank_letters = {name: letter for letter, name in ranks.items()}
+        self.suit_letters = {name: letter for letter, name in self.SUITS.items()}
+
+    def engine_card(self, token: str) -> dict[str, str]:
+        """A protocol card as the engine's."""
+        return {"suit": self.SUITS[token[1]], "rank": self.ranks[token[0]]}
+
+    def token(self, card: dict[str, Any]) -> str:
+        """An engine card as the protocol's."""
+        return self.rank_letters[card["rank"]] + self.suit_letters[card["suit"]]
+
+
 def fisher_yates_numbers(start: list[str], target: list[str]) -> list[float]:
     """The random numbers a Fisher-Yates shuffle from the end (``j = floor(random() * (i + 1))``,
     as JavaScript engines write it) must draw to turn ``start`` into ``target``: how an adapter

@@ -38,18 +38,16 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import (blank_state, checked_deal, checkout_commit, engine_dir, fisher_yates_numbers,  # noqa: E402
-                             pack, run_adapter)
+from adapter_support import (NamedCards, blank_state, checked_deal, checkout_commit, engine_dir,  # noqa: E402
+                             fisher_yates_numbers, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import BridgeError, NodeBridge, bundled, node_handler  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "euchre_arena_shim.ts"
-SUIT_NAME = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_LETTER = {name: letter for letter, name in SUIT_NAME.items()}
-RANK_NAME = {"9": "9", "T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-RANK_LETTER = {name: letter for letter, name in RANK_NAME.items()}
+CARDS = NamedCards({"9": "9", "T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"})
+SUIT_NAME, SUIT_LETTER = CARDS.SUITS, CARDS.suit_letters
 # createDeck's order before its shuffle: hearts, diamonds, clubs, spades by 9..ace
 ENGINE_DECK = [f"{rank}{suit}" for suit in "HDCS" for rank in "9TJQKA"]
 # What it plays (tests/test_adapter_declarations.py checks it against identify's record).
@@ -64,14 +62,7 @@ HOW = "a checkout of estern1011/euchre-reasoning-arena (ESBUILD: the esbuild bin
 
 
 # -- the mapping (no engine needed) ---------------------------------------------------------------
-def engine_card(token: str) -> dict[str, str]:
-    """A protocol card (``TH``) as the engine's (``{"suit": "hearts", "rank": "10"}``)."""
-    return {"suit": SUIT_NAME[token[1]], "rank": RANK_NAME[token[0]]}
-
-
-def token(card: dict[str, Any]) -> str:
-    """An engine card as the protocol's ``TH``."""
-    return RANK_LETTER[card["rank"]] + SUIT_LETTER[card["suit"]]
+engine_card, token = CARDS.engine_card, CARDS.token
 
 
 def deck_target(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[str]:

@@ -8,26 +8,13 @@
 import {
   createNewGame, dealerDiscard, getNextPlayer, getValidCardsForPlay, makeTrumpBid, playCard, startNewHand,
 } from '~/lib/game/game';
+import { withNumbers } from './scripted_random';
 
 const POSITIONS = ['north', 'east', 'south', 'west'];
 const SUITS = ['spades', 'hearts', 'diamonds', 'clubs'];
 const MODELS: [string, string, string, string] = ['p0', 'p1', 'p2', 'p3'];
 
 let game: any = null;
-
-function withNumbers<T>(numbers: number[], run: () => T): T {
-  const queue = numbers.slice();
-  const saved = Math.random;
-  Math.random = () => {
-    if (!queue.length) throw new Error('the scripted random numbers ran out');
-    return queue.shift() as number;
-  };
-  try {
-    return run();
-  } finally {
-    Math.random = saved;
-  }
-}
 
 // The first hand of a game (createNewGame: dealer, target and scores given), or the next one
 // (startNewHand: the deal passes clockwise), its shuffle fed ``numbers``.

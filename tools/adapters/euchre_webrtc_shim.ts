@@ -6,6 +6,7 @@
 // lay the pack out as the runner's deal.
 import { validateCardCanBePlayed, validatePlayerHasCard, validatePlayerTurn } from '~/network/handlers/validators';
 import { gameStore } from '~/store/gameStore';
+import { withNumbers } from './scripted_random';
 
 const SEATS = [0, 1, 2, 3] as const;
 
@@ -33,17 +34,7 @@ export function newGame(dealer: number, scores: number[], options: Options) {
 
 // The engine's own dealCards, its shuffle fed ``numbers`` (Math.random's values in turn).
 export function deal(numbers: number[]) {
-  const queue = numbers.slice();
-  const saved = Math.random;
-  Math.random = () => {
-    if (!queue.length) throw new Error('the scripted random numbers ran out');
-    return queue.shift() as number;
-  };
-  try {
-    store().dealCards();
-  } finally {
-    Math.random = saved;
-  }
+  withNumbers(numbers, () => store().dealCards());
   return view();
 }
 

@@ -39,7 +39,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from adapter_support import blank_state, checked_deal, checkout_commit, engine_dir, pack, run_adapter  # noqa: E402
+from adapter_support import (NamedCards, blank_state, checked_deal, checkout_commit, engine_dir, pack,  # noqa: E402
+                             run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import BridgeError, NodeBridge, bundled, node_handler  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
@@ -47,10 +48,8 @@ from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "fun_euchre_shim.ts"
-SUIT_NAME = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_LETTER = {name: letter for letter, name in SUIT_NAME.items()}
-RANK_NAME = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
-RANK_LETTER = {name: letter for letter, name in RANK_NAME.items()}
+CARDS = NamedCards({"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"})
+SUIT_NAME, SUIT_LETTER = CARDS.SUITS, CARDS.suit_letters
 BID_PHASES = {"round1_bidding": "bid-round-1", "round2_bidding": "bid-round-2"}
 # What it plays (tests/test_adapter_declarations.py checks it against identify's record).
 DECLARED_OPTIONS = {
@@ -67,14 +66,7 @@ HOW = "a checkout of seanwolter/funEuchre (ESBUILD: the esbuild binary)"
 
 
 # -- the mapping (no engine needed) ---------------------------------------------------------------
-def engine_card(token: str) -> dict[str, str]:
-    """A protocol card (``TH``) as the engine's (``{"suit": "hearts", "rank": "10"}``)."""
-    return {"suit": SUIT_NAME[token[1]], "rank": RANK_NAME[token[0]]}
-
-
-def token(card: dict[str, Any]) -> str:
-    """An engine card as the protocol's ``TH``."""
-    return RANK_LETTER[card["rank"]] + SUIT_LETTER[card["suit"]]
+engine_card, token = CARDS.engine_card, CARDS.token
 
 
 def deal_order(dealer: int, hands: list[list[str]], upcard: str, kitty: list[str]) -> list[str]:

@@ -6,24 +6,11 @@
 // deal. The moves it lists are those handleAction accepts, each tried on a copy of the state
 // put back with the engine's restoreState. It adds no rule.
 import { EuchreGame } from '~/ports/cardgames/EuchreGame';
+import { withNumbers } from './scripted_random';
 
 const PLAYERS = ['p0', 'p1', 'p2', 'p3'];
 
 let game: any = null;
-
-function withNumbers<T>(numbers: number[], run: () => T): T {
-  const queue = numbers.slice();
-  const saved = Math.random;
-  Math.random = () => {
-    if (!queue.length) throw new Error('the scripted random numbers ran out');
-    return queue.shift() as number;
-  };
-  try {
-    return run();
-  } finally {
-    Math.random = saved;
-  }
-}
 
 export function newGame(target: number, numbers: number[]) {
   game = new EuchreGame({ targetScore: target });
