@@ -1,7 +1,9 @@
 """``euchre-spec fuzz`` and ``euchre-spec identify``: what an engine really plays.
 
-``fuzz`` plays random games on the engine beside the reference and stops at the first
-divergence, which it shrinks to a small case and writes as a case file. ``identify`` finds
+``fuzz`` plays random games on the engine beside the reference; a divergence does not end
+the game, which goes on along the reference's line (said in the output), so that later
+phases are reached. Each kind of divergence (clause, phase, fields) is shrunk to a small
+case and written as a case file. ``identify`` finds
 the option values (house rules) under which the engine agrees best with the reference,
 and the deviations that remain under them. Both drive the engine exactly as ``check``
 does; both check every argument before the engine starts.
@@ -36,6 +38,7 @@ from .fuzzing.shrink import SHRINK_SECONDS, Shrunk, shrink_divergence
 from .usage import (EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options, positive_int, seconds,
                     whole_number)
 
+DIVERGENCES = 12            # kinds of divergence a fuzz run collects (each is then shrunk) before it stops
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))
 
 
@@ -51,7 +54,7 @@ def fraction(text: str) -> float:
 
 def add_fuzz_commands(sub: Any) -> None:
     """Register ``fuzz`` and ``identify`` on the command line's subparsers."""
-    p = sub.add_parser("fuzz", help="random games on an engine beside the reference; the first divergence shrunk to a case")
+    p = sub.add_parser("fuzz", help="random games on an engine beside the reference; each kind of divergence shrunk to a case")
     _engine_arguments(p)
     p.add_argument("--variant", default="euchre", help="variant id or path to a table (default %(default)s)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="set an option (repeatable)")
@@ -60,8 +63,8 @@ def add_fuzz_commands(sub: Any) -> None:
     budget.add_argument("--time", type=seconds, metavar="S", help="seconds to play instead")
     p.add_argument("--seed", type=whole_number, default=0, help="random seed (default %(default)s)")
     p.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N", help="engines run in parallel")
-    p.add_argument("--divergences", type=positive_int, default=1, metavar="N",
-                   help="stop after N divergences of different kinds (default %(default)s)")
+    p.add_argument("--divergences", type=positive_int, default=DIVERGENCES, metavar="N",
+                   help="stop after N divergences of different kinds (default %(default)s; 1: at the first)")
     p.add_argument("--probes", type=fraction, default=0.03, metavar="P",
                    help="share of steps preceded by a request the rules refuse (default %(default)s)")
     p.add_argument("--no-shrink", action="store_true", help="write the divergence as found, unshrunk")
@@ -190,12 +193,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         plain(f"diverged before any hand was played in full ({result.steps:,} steps, {result.elapsed:.1f} s)")
     for note in result.notes:
         warn(note)
+    past = went_past(result)
+    if past:
+        plain(past)
     if result.hands:
         print_coverage(result.coverage, ClauseIndex(table.table))
-    records = []
+    records: list[dict[str, Any]] = []
+    written: set[str] = set()
     for divergence in result.divergences:
         records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
-                                          f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}"))
+                                          f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}",
+                                          written=written))
     if report:
         report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
                           encoding="utf-8")
@@ -207,9 +215,24 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def went_past(result: FuzzResult) -> str | None:
+    """How the games went on past their divergences, in one line (None if none had to)."""
+    parts = []
+    if result.narrowed:
+        parts.append(f"{result.narrowed:,} move(s) chosen among those both offer where the legal sets differed")
+    if result.taken_back:
+        parts.append(f"{result.taken_back:,} move(s) the engine refused taken back on the reference and another chosen")
+    if result.resumed:
+        parts.append(f"{result.resumed:,} time(s) the engine left the reference's line: the reference played the hand "
+                     f"out and both went on from its next dealer and scores")
+    if not parts:
+        return None
+    return "past each divergence the game went on along the reference's line: " + "; ".join(parts)
+
+
 def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant: str, make_engine: Callable,
                        engine_table: ResolvedTable, reference_table: ResolvedTable, engine_name: str, argv: list[str],
-                       out: Path, how: str, prefix: str = "fuzz") -> dict[str, Any]:
+                       out: Path, how: str, prefix: str = "fuzz", written: set[str] | None = None) -> dict[str, Any]:
     """Print a divergence, shrink it, write its case; what the JSON report keeps of it."""
     say(f"[bold red]DIVERGENCE[/] in game {divergence.game}: {escape(divergence.summary())}"
         + (f" (met in {divergence.count} games)" if divergence.count > 1 else ""))
@@ -235,7 +258,7 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
             record["shrunk"] = {**_divergence_json(final), "replays": shrunk.replays, "seconds": round(shrunk.seconds, 2)}
     from .cases import load_corpus_meta
     path = write_divergence(out, final, variant, engine_table, args.seed, engine_name, how,
-                            set(load_corpus_meta().tags), prefix=prefix)
+                            set(load_corpus_meta().tags), prefix=prefix, written=written)
     record["case"] = str(path)
     record["steps"] = final.steps
     record["hands"] = final.hands
@@ -283,7 +306,8 @@ def _text(value: Any) -> str:
 
 
 def _divergence_json(divergence: Divergence) -> dict[str, Any]:
-    return {"game": divergence.game, "count": divergence.count, "where": divergence.position.describe(),
+    return {"game": divergence.game, "count": divergence.count, "kind": [str(k) for k in divergence.kind],
+            "where": divergence.position.describe(),
             "phase": divergence.phase, "clause": divergence.clause, "hands": divergence.hands, "steps": divergence.steps,
             "differences": [{"field": d.field, "reference": d.expected, "engine": d.actual} for d in divergence.differences],
             "script": divergence.script.to_json()}
@@ -295,6 +319,8 @@ def _fuzz_json(args: argparse.Namespace, argv: list[str], table: ResolvedTable, 
             "sha256": table.sha256, "seed": args.seed, "hands": result.hands, "games": result.games, "steps": result.steps,
             "seconds": round(result.elapsed, 3), "hands_per_second": round(result.hands_per_second, 1),
             "coverage": result.coverage.to_json(ClauseIndex(table.table)), "notes": result.notes,
+            "went_past": {"line": "reference", "narrowed": result.narrowed, "taken_back": result.taken_back,
+                          "resumed": result.resumed},
             "divergences": records}
 
 
@@ -341,6 +367,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     plain(f"euchre-spec identify: {' '.join(argv)}, variant(s) {', '.join(variants)}, seed {args.seed}")
     results: list[Identification] = []
     records = []
+    written: set[str] = set()
     failed = False
     for variant in variants:
         sent = tables[variant]
@@ -365,7 +392,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
             # reference and fails on the engine when run as `check` runs it.
             record = _report_divergence(
                 deviation, args, variant, make_engine, reference_table, reference_table, engine_name, argv, out,
-                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify")
+                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify",
+                written=written)
             deviations.append(_confirm_case(record, argv, args))
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:

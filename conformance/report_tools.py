@@ -386,9 +386,16 @@ def fuzz_markdown(report_path: str | Path) -> list[str]:
     out: list[str] = []
     identify, fuzz = folder / "identify.json", folder / "fuzz.json"
     if identify.is_file():
-        for result in json.loads(identify.read_text(encoding="utf-8")).get("results", []):
+        data = json.loads(identify.read_text(encoding="utf-8"))
+        adapters = set(data.get("adapter_plays") or ())
+        for result in data.get("results", []):
             rules = result.get("house_rules") or {}
-            shown = ", ".join(f"`{k}={_value(v)}`" for k, v in rules.items()) or "none (it plays the options sent)"
+            shown = ", ".join(f"`{k}={_value(v)}`" for k, v in rules.items() if k not in adapters) \
+                or "none (it plays the options sent)"
+            loop = {k: v for k, v in rules.items() if k in adapters}
+            if loop:
+                shown += ("; " + ", ".join(f"`{k}={_value(v)}`" for k, v in loop.items())
+                          + " found too, but the game around the engine's hand is the adapter's loop: not credited to the engine")
             out += ["", f"**Identify** ({result.get('variant')}, {result.get('hands', '?')} hands, then "
                         f"{result.get('check_hands', '?')} checked): house rules {shown}; "
                         f"{len(result.get('deviations') or [])} kind(s) of deviation remain under them "

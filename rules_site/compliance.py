@@ -28,6 +28,8 @@ from html import escape
 from pathlib import Path
 from typing import Any, Callable
 
+import conformance
+from conformance.checked_summary import checked_line, defects_markdown
 from conformance.corpus_stamp import CorpusIdentity, staleness
 from conformance.report import read_jsonl
 from conformance.report_tools import declared_text, fuzz_markdown, history_markdown, links_of
@@ -39,6 +41,7 @@ from .phases import phase_clause, step_clause, step_of_phase, step_phases
 from .tables import compact
 
 NOT_RUN = ("skipped", "unsupported")
+CORPUS_ROOT = Path(conformance.__file__).resolve().parent.parent     # a report names its cases' files from here
 MAX_REASONS = 20
 CATEGORY_WORDS = {"out_of_turn": "out of turn", "illegal_action": "against the rules", "wrong_phase": "at the wrong point"}
 
@@ -494,6 +497,9 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     lines.append("Outcomes: " + ", ".join(f"{o} **{counts[o]}**" for o in OUTCOMES if counts.get(o))
                  + (f" ({report.footer.get('cases')} cases" + (f", {report.footer['duration_s']} s" if 'duration_s' in report.footer else "") + ")"
                     if report.footer else " (the run was cut short: no footer)") + ".")
+    if report.path.stem != "reference":
+        lines += ["", checked_line(report.path, report.cases)]
+        lines += defects_markdown(report.path, report.cases, CORPUS_ROOT, lambda case: links.case(case, f"`{case}`"))
     lines += history_markdown(report.path)
     lines += fuzz_markdown(report.path)
     if not failures:

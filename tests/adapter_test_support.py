@@ -67,3 +67,15 @@ def assert_missing_engine_named(adapter: str, variable: str) -> None:
     """Started without its engine's variable, the adapter exits with status 2 and names it."""
     status, stderr = missing_engine_message(adapter, variable)
     assert status == 2 and variable in stderr, (status, stderr)
+
+
+def assert_shuffle_gives(numbers: list[float], start: list[str], target: list[str]) -> None:
+    """A JavaScript engine's Fisher-Yates shuffle from the end (``j = floor(random() * (i +
+    1))``, as 67cards and euchre-webrtc write it), drawing ``numbers``, turns ``start`` into
+    ``target``: the adapter's numbers lay out the runner's deal."""
+    deck = list(start)
+    drawn = iter(numbers)
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(next(drawn) * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    assert deck == target

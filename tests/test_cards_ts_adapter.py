@@ -37,3 +37,30 @@ def test_the_suite_finds_the_same_dealer_redealing():
         "no-lone-defence-all-pass-deal-passes-left"]
     assert case["outcome"] == "fail" and case["failure"]["field"] == "dealer", case
     assert (case["failure"]["expected"], case["failure"]["actual"]) == (1, 0)
+
+
+def test_a_missing_npm_package_is_one_line_naming_the_engine_and_the_package(tmp_path):
+    """esbuild cannot resolve a package cards-ts imports: the adapter says so in one line on
+    stderr (status 2), not as a Python traceback with esbuild's message hidden elsewhere."""
+    import os
+    import subprocess
+    import sys
+    checkout = tmp_path / "cards-ts"
+    for path in ("libs/euchre/src/index.ts", "libs/core/src/index.ts"):
+        (checkout / path).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / path).write_text("export {};\n")
+    esbuild = tmp_path / "esbuild"
+    esbuild.write_text("#!/bin/sh\necho '\u2718 [ERROR] Could not resolve \"inquirer-select-line\"' >&2\nexit 1\n")
+    esbuild.chmod(0o755)
+    env = {**os.environ, "CARDS_TS_DIR": str(checkout), "ESBUILD": str(esbuild)}
+    done = subprocess.run([sys.executable, str(ADAPTERS / "cards_ts_engine.py")], input='{"id": 1, "type": "hello"}\n',
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cards-ts:") and "inquirer-select-line" in lines[0], done.stderr
+
+
+def test_an_esbuild_failure_without_a_missing_package_gives_its_first_error():
+    from node_engine import build_failure
+    assert build_failure("x", "\u2718 [ERROR] Expected \";\" but found \"}\"\n  more\n") == \
+        'x: esbuild failed: \u2718 [ERROR] Expected ";" but found "}"'

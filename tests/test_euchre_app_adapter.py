@@ -2,7 +2,8 @@
 node, no engine), and, where the engine is checked out (EUCHRE_APP_DIR), the suite finding
 the three defects a hand probe found."""
 
-from adapter_test_support import ADAPTERS, assert_missing_engine_named, assert_replays, first_exchange, fixture, needs_engine
+from adapter_test_support import (ADAPTERS, assert_missing_engine_named, assert_replays, assert_shuffle_gives, first_exchange,
+                                  fixture, needs_engine)
 
 import euchre_app_engine as adapter
 from replay_exchange import check_cases
@@ -22,12 +23,7 @@ def test_the_recording_shows_the_engine_accepting_another_suit_in_round_one():
 
 def test_shuffle_numbers_make_the_engines_fisher_yates_give_the_target():
     target = list(reversed(adapter.ENGINE_DECK))
-    deck = list(adapter.ENGINE_DECK)
-    numbers = iter(adapter.shuffle_numbers(target))
-    for i in range(len(deck) - 1, 0, -1):                    # deck.ts shuffleDeck, as written there
-        j = int(next(numbers) * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    assert deck == target
+    assert_shuffle_gives(adapter.shuffle_numbers(target), adapter.ENGINE_DECK, target)
 
 
 def test_card_ids():

@@ -18,7 +18,8 @@ def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:
 
 def test_a_divergence_in_the_first_hand_prints_no_empty_rate_or_tables(tmp_path):
     engine = " ".join(mutant_command("dealer-does-not-pick-up"))
-    done = run_cli("fuzz", "--engine", engine, "--hands", "100", "--out", "fz", "--no-shrink", cwd=tmp_path)
+    done = run_cli("fuzz", "--engine", engine, "--hands", "100", "--divergences", "1", "--out", "fz", "--no-shrink",
+                   cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "diverged before any hand was played in full" in done.stdout
     assert "DIVERGED 1 kind(s) of divergence (in the first hand)" in done.stdout

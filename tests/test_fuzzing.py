@@ -199,6 +199,73 @@ def test_a_mutant_is_found_shrunk_and_written_as_a_failing_case(tmp_path, mutant
     assert outcomes["reference"] == "pass" and outcomes["mutant"] in ("fail", "error")
 
 
+# -- past a divergence ------------------------------------------------------------------------------
+PLANTED = ROOT / "tests" / "planted_bugs"
+
+
+def planted(name: str) -> list[str]:
+    return mutant_command(str(PLANTED / f"{name}.py"))
+
+
+def kinds_found(argv: list[str], hands: int = 300) -> tuple[set[tuple], object]:
+    result = Fuzzer(lambda: OverlappingEngine(argv), "euchre", resolve("euchre"), seed=1, hands=hands,
+                    max_divergences=20).run()
+    return {d.kind[:2] for d in result.divergences}, result
+
+
+def test_a_divergence_at_the_first_bid_of_every_game_hides_no_later_defect():
+    """Round one offers an extra call in every hand; the round-two and scoring bugs behind it
+    are found all the same, each once (one kind, however many games met it)."""
+    kinds, result = kinds_found(planted("every_game_at_the_first_bid"))
+    assert ("round-1", "bid-round-1") in kinds          # any suit callable in round one
+    assert ("round-2", "bid-round-2") in kinds          # the turned-down upcard ordered in round two
+    assert ("euchre", "play") in kinds                  # a euchre scored 1
+    assert result.hands >= 150                          # the games went on: most hands played in full
+    first = next(d for d in result.divergences if d.kind[:2] == ("round-1", "bid-round-1"))
+    assert first.count >= 20                            # met in every game, reported once
+    assert len([d for d in result.divergences if d.kind[:2] == ("round-1", "bid-round-1")]) == 1
+
+
+def test_a_move_the_engine_refuses_is_taken_back_and_the_game_goes_on():
+    """The first bidder's pass refused (in most hands): the reference takes it back, another
+    move is chosen, and the scoring bug later in the hand is found."""
+    kinds, result = kinds_found(planted("first_bidder_may_not_pass"))
+    assert ("round-1", "bid-round-1") in kinds and ("euchre", "play") in kinds
+    refusal = next(d for d in result.divergences if d.kind[:2] == ("round-1", "bid-round-1"))
+    assert refusal.differences[0].field == "ok" and refusal.script.steps == 1 and refusal.hands == 1
+    assert result.taken_back > 0
+
+
+def test_an_engine_off_the_line_resumes_from_the_references_scores():
+    """A euchre scored 1: the scores differ from then on, so the hand is the last compared
+    in that game; both go on from the reference's dealer and scores, and the scoring bug is
+    one kind, not one per later step."""
+    kinds, result = kinds_found(mutant_command("euchre-scored-one"), hands=200)
+    assert result.resumed > 0
+    assert all(kind[0] in ("euchre", "game-target") for kind in kinds), kinds
+    assert result.hands > result.games           # games went on past the hand that diverged
+
+
+def test_every_kind_met_in_one_game_is_written_to_a_case_file_of_its_own(tmp_path):
+    """Game 0 meets both the round-one and the round-two legal-set bugs: two files, none
+    overwriting the other."""
+    engine = " ".join(planted("every_game_at_the_first_bid"))
+    done = run_cli("fuzz", "--engine", engine, "--hands", "60", "--seed", "1", "--shrink-time", "5", "--out", "found",
+                   "--json", "run.json", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads((tmp_path / "run.json").read_text())
+    cases = [record["case"] for record in report["divergences"]]
+    assert len(cases) >= 3 and len(set(cases)) == len(cases)
+    assert len(list((tmp_path / "found").glob("*.yaml"))) == len(cases)
+    assert any("round-1" in Path(case).name for case in cases) and any("round-2" in Path(case).name for case in cases)
+
+
+def test_stopping_at_the_first_divergence_still_works():
+    result = Fuzzer(lambda: OverlappingEngine(planted("every_game_at_the_first_bid")), "euchre", resolve("euchre"),
+                    seed=1, hands=300).run()
+    assert len(result.divergences) == 1 and result.games <= 2
+
+
 def test_a_refusal_probe_becomes_a_reject_step(tmp_path):
     """An engine that answers a request it must refuse with the wrong category: the case
     holds that request as a `reject` step."""
@@ -273,7 +340,9 @@ def test_fuzz_command_writes_the_shrunk_case_of_an_engine_with_a_house_rule(tmp_
                      "--json", "run.json", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "DIVERGENCE" in result.stdout and "shrunk from" in result.stdout and "reproduce: euchre-spec check" in result.stdout
+    assert "the game went on along the reference's line" in result.stdout
     report = json.loads((tmp_path / "run.json").read_text())
+    assert report["went_past"]["line"] == "reference"
     record = report["divergences"][0]
     assert record["hands"] == 1 and record["steps"] <= 8            # four passes, three more, the dealer stuck
     legal = next(d for d in record["shrunk"]["differences"] if d["field"] == "legal")

@@ -68,6 +68,10 @@ ENGINES = {
     "cards-ts-on-standard-euchre": (adapter("cards_ts_engine.py", "--standard"), ["--variant", "euchre"],
                                     "env:CARDS_TS_DIR"),
     "buck-euchre": (adapter("buck_euchre_engine.py"), ["--variant", "buck-euchre-auction"], "env:BUCK_EUCHRE_DIR"),
+    "euchre-webrtc": (adapter("euchre_webrtc_engine.py"), ["--variant", "euchre"], "env:EUCHRE_WEBRTC_DIR"),
+    "euchre-arena": (adapter("euchre_arena_engine.py"), ["--variant", "euchre"], "env:EUCHRE_ARENA_DIR"),
+    "fun-euchre": (adapter("fun_euchre_engine.py"), ["--variant", "euchre"], "env:FUN_EUCHRE_DIR"),
+    "moltblox": (adapter("moltblox_euchre_engine.py"), ["--variant", "euchre"], "env:MOLTBLOX_DIR"),
 }
 
 # The two RLCard copies share one adapter and its variable; these name each copy's checkout.
@@ -77,13 +81,19 @@ ENGINE_ENV = {"rlcard-euchre-w23": {"RLCARD_EUCHRE_DIR": "RLCARD_EUCHRE_W23_DIR"
 # identify and fuzz on the engines written elsewhere: the options they declare (fuzz plays
 # one table) and a fixed seed, so that a re-run finds the same divergences
 FUZZ_RUNS = {
-    "euchre-app": ("euchre", ["defending-alone=false", "first-dealer=random"]),
+    "euchre-app": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
     "rlcard-euchre-w23": ("euchre", ["stick-the-dealer=true", "going-alone=false", "first-dealer=random"]),
     "rlcard-euchre-euchre-rl": ("euchre", ["stick-the-dealer=true", "going-alone=false", "first-dealer=random"]),
     "rlcard-500": ("five-hundred-four", ["misere=misere-and-open"]),
-    "euchre-plt": ("euchre", ["first-dealer=random"]),
-    "cards-ts": ("euchre", ["defending-alone=false", "first-dealer=random"]),
+    "euchre-plt": ("euchre", ["first-dealer=random", "lone-lead=eldest", "lone-defender-scoring=four-for-euchre"]),
+    "cards-ts": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest", "dealer-discard=not-upcard"]),
     "buck-euchre": ("buck-euchre-auction", ["euchred-maker=five-only"]),
+    "euchre-webrtc": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
+    "euchre-arena": ("euchre", ["stick-the-dealer=true", "defending-alone=false", "first-dealer=random",
+                                "lone-lead=eldest"]),
+    "fun-euchre": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest",
+                              "dealer-discard=not-upcard"]),
+    "moltblox": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
 }
 
 
@@ -156,13 +166,38 @@ def fuzz(name: str, engine: list[str]) -> None:
                      "--out", (out / "identify-cases").relative_to(ROOT).as_posix(),
                      "--json", (out / "identify.json").relative_to(ROOT).as_posix()],
         "fuzz": [PY, "-m", "conformance.cli", "fuzz", "--engine", *engine, "--variant", variant, *flags, "--hands", "400",
-                 "--divergences", "6", "--shrink-time", "20", "--seed", "1", "--out", (out / "cases").relative_to(ROOT).as_posix(),
+                 "--divergences", "12", "--shrink-time", "20", "--seed", "1", "--out", (out / "cases").relative_to(ROOT).as_posix(),
                  "--json", (out / "fuzz.json").relative_to(ROOT).as_posix()],
     }
     for kind, argv in runs.items():
         result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=1800)
         (out / f"{kind}.txt").write_text(result.stdout[-20000:], encoding="utf-8")
         print(f"{name} {kind}: exit {result.returncode}")
+    mark_adapter_options(out / "identify.json", engine)
+
+
+def adapter_plays(engine: list[str]) -> list[str]:
+    """The options an adapter's own game loop plays (its class's ``ADAPTER_PLAYS``), read from
+    the adapter named in the engine's command: identify's verdicts on them are the adapter's."""
+    words = engine[0].split()
+    script = next((ROOT / w for w in words if w.endswith("_engine.py")), None)
+    if script is None or not script.is_file():
+        return []
+    sys.path.insert(0, str(ADAPTERS))
+    spec = importlib.util.spec_from_file_location(f"adapter_{script.stem}", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return sorted(getattr(getattr(module, "Adapter", None), "ADAPTER_PLAYS", ()) or ())
+
+
+def mark_adapter_options(path: Path, engine: list[str]) -> None:
+    """Write into identify's JSON which options are the adapter's (so the page credits none of
+    them to the engine)."""
+    if not path.is_file():
+        return
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["adapter_plays"] = adapter_plays(engine)
+    path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
 
 
 def stale_reports() -> dict[str, str | None]:

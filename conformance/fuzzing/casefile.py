@@ -157,16 +157,25 @@ def write_case(path: Path, data: dict[str, Any], comment: str) -> None:
 
 
 def case_id(variant: str, divergence: Divergence, seed: int | None, prefix: str = "fuzz") -> str:
-    """A stable id: the variant, what differs, and where the fuzzer met it."""
+    """A stable id: the variant, the rule it breaks, what differs, and where the fuzzer met it
+    (one game may meet several kinds of divergence: the rule and fields tell them apart)."""
     fields = "-".join(dict.fromkeys(d.field.replace(".", "-").replace("_", "-") for d in divergence.differences[:2]))
     where = f"s{seed}-g{divergence.game}" if seed is not None and divergence.game is not None else "case"
-    return slug(f"{prefix}-{variant}-{fields}-{where}")
+    return slug(f"{prefix}-{variant}-{divergence.clause}-{fields}-{where}")
 
 
 def write_divergence(out: Path, divergence: Divergence, variant: str, table: ResolvedTable, seed: int | None,
-                     engine: str, how: str, known_tags: set[str] | None = None, prefix: str = "fuzz") -> Path:
-    """Write ``divergence`` (shrunk) as a case file under ``out``; returns its path."""
+                     engine: str, how: str, known_tags: set[str] | None = None, prefix: str = "fuzz",
+                     written: set[str] | None = None) -> Path:
+    """Write ``divergence`` (shrunk) as a case file under ``out``; returns its path. ``written``
+    holds the ids this run wrote already: a second divergence with the same id gets a number."""
     identifier = case_id(variant, divergence, seed, prefix)
+    if written is not None:
+        base, number = identifier, 1
+        while identifier in written:
+            number += 1
+            identifier = f"{base}-{number}"
+        written.add(identifier)
     fields = ", ".join(d.field for d in divergence.differences[:3])
     title = f"{engine}: {fields} at {divergence.phase} ({how})"
     data = case_data(divergence, variant, table, identifier, title, seed, known_tags)

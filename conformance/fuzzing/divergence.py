@@ -37,6 +37,18 @@ class Divergence:
     count: int = 1                       # games that met this kind of divergence (when collecting)
 
     @property
+    def kind(self) -> tuple:
+        """What groups divergences in a report: the rule clause cited, the phase and the
+        fields that differ (for a legal set, the kinds of move missing or extra). The phase of
+        a wrong legal set is the one it is offered in (after the request): one wrong legal set
+        is one kind whether it is seen after a deal, a move, or in a seat's view."""
+        phase = self.phase
+        state = self.expected.get("state")
+        if isinstance(state, dict) and all(d.field == "legal" for d in self.differences):
+            phase = str(state.get("phase", phase))
+        return (self.clause, phase, *self.signature[2:])
+
+    @property
     def steps(self) -> int:
         return self.script.steps
 

@@ -120,6 +120,40 @@ def blank_state(units: int) -> dict[str, Any]:
             "scores": [0] * units, "next_dealer": None, "game_over": False, "winner": None}
 
 
+class NamedCards:
+    """The protocol's cards (``TH``) both ways as an engine's ``{"suit": name, "rank": name}``,
+    for engines that name suits and ranks in words (two of them spell a rank differently: the
+    names are given)."""
+
+    SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+    def __init__(self, ranks: dict[str, str]) -> None:
+        self.ranks = ranks
+        self.rank_letters = {name: letter for letter, name in ranks.items()}
+        self.suit_letters = {name: letter for letter, name in self.SUITS.items()}
+
+    def engine_card(self, token: str) -> dict[str, str]:
+        """A protocol card as the engine's."""
+        return {"suit": self.SUITS[token[1]], "rank": self.ranks[token[0]]}
+
+    def token(self, card: dict[str, Any]) -> str:
+        """An engine card as the protocol's."""
+        return self.rank_letters[card["rank"]] + self.suit_letters[card["suit"]]
+
+
+def fisher_yates_numbers(start: list[str], target: list[str]) -> list[float]:
+    """The random numbers a Fisher-Yates shuffle from the end (``j = floor(random() * (i + 1))``,
+    as JavaScript engines write it) must draw to turn ``start`` into ``target``: how an adapter
+    makes an engine that shuffles for itself deal the runner's cards."""
+    deck = list(start)
+    numbers = []
+    for i in range(len(deck) - 1, 0, -1):
+        j = deck.index(target[i], 0, i + 1)
+        numbers.append((j + 0.5) / (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    return numbers
+
+
 def declared_options_check(message: dict[str, Any], variant: str, declared: dict[str, list[Any]], who: str) -> None:
     """Refuse (``unsupported``) rules outside what the adapter declared in ``hello``."""
     if message.get("variant") != variant:
@@ -192,7 +226,14 @@ def run_adapter(start: Callable[[], Handler], stdin: IO[str] | None = None, stdo
     stdout = stdout or sys.stdout
     try:
         handle = start()
-    except EngineMissing as exc:
+    except SystemExit as exc:          # EngineMissing, or an engine that cannot be built here: one line
+        if not isinstance(exc.code, str):
+            raise
         print(exc.code, file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # a Python package the engine imports is not installed
+        engine = Path(sys.argv[0]).stem.removesuffix("_engine")
+        print(f"{engine}: the engine needs the Python package {exc.name!r}, which is not installed here "
+              f"(pip install it; see tools/adapters/README.md)", file=sys.stderr)
         return 2
     return serve(recording(handle), stdin, stdout)

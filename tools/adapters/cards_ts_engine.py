@@ -24,8 +24,10 @@ How it is read:
 - Trick winners are its ``WonTrickMessage``; scores its ``score`` controller (one entry per
   seat, the same for partners); the dealer its deck's; the game is over when ``completed``.
 
-It declares standard ``euchre`` (no stick the dealer, no lone defence) with its game target
-(``maxScore``); it cannot choose a first dealer from cards (``first_dealer``: ``unsupported``).
+It declares ``euchre`` as it plays it (no stick the dealer, no lone defence, the eldest hand
+leading against a loner, the upcard not buried: what ``identify`` finds) with its game target
+(``maxScore``); it cannot choose a first dealer from cards, so it declares
+``first-dealer=random`` only (``first_dealer``: ``unsupported``).
 """
 
 from __future__ import annotations
@@ -45,7 +47,11 @@ from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, 
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "cards_ts_shim.ts"
-DECLARED_OPTIONS = {"defending-alone": [False], "first-dealer": ["first-black-jack", "random"], "game-target": [5, 7, 10, 11]}
+# What it plays, reconciled with `euchre-spec identify` (tests/test_adapter_declarations.py):
+# the eldest hand leads against a loner, the dealer may not bury the upcard he took up, the
+# first dealer is given (it cannot deal for a black jack).
+DECLARED_OPTIONS = {"defending-alone": [False], "first-dealer": ["random"], "game-target": [5, 7, 10, 11],
+                    "lone-lead": ["eldest"], "dealer-discard": ["not-upcard"]}
 HOW = "a checkout of johnameyer/cards-ts (ESBUILD: the esbuild binary; NODE_PATH: node_modules holding inquirer 9 and rxjs 7, which libs/core imports)"
 
 
@@ -80,6 +86,7 @@ class Adapter(OneVariantAdapter):
     NAME, LANGUAGE, URL = "cards-ts euchre (johnameyer)", "TypeScript", "https://github.com/johnameyer/cards-ts"
     VARIANT, DECLARED, WHO = "euchre", DECLARED_OPTIONS, "cards-ts euchre"
     NO_FIRST_DEALER = "cards-ts has no way to choose the first dealer from cards"
+    TOLD = frozenset({"game-target"})                            # its maxScore
 
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge

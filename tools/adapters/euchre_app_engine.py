@@ -31,9 +31,10 @@ How it is read, with none of its rules replaced:
 - A completed trick leaves the engine in ``TrickComplete``; ``continueAfterTrick`` is called
   as its hosts do. The next hand starts with ``startNextRound`` (which moves the deal left).
 
-It declares standard ``euchre`` with its two options (``stickTheDealer``, ``canadianLoner``);
-it has no lone defence (``defending-alone=false``) and no way to choose a first dealer
-(``first_dealer`` is refused as ``unsupported``).
+It declares ``euchre`` with its two options (``stickTheDealer``, ``canadianLoner``) as it
+plays it: no lone defence (``defending-alone=false``), the eldest hand leading against a loner
+(``lone-lead=eldest``, what ``identify`` finds), and, as it has no way to choose a first dealer
+from cards, ``first-dealer=random`` only (``first_dealer`` is refused as ``unsupported``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from adapter_support import (also_standard_lone_defence, blank_state, checked_deal, checkout_commit,  # noqa: E402
-                             engine_dir, pack, run_adapter)
+                             engine_dir, fisher_yates_numbers, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import NodeBridge, Ref, Result, bundled, node_handler, rng  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
@@ -60,12 +61,16 @@ RANK_LETTER = {name: letter for letter, name in RANK_NAME.items()}
 ENGINE_DECK = [f"{suit}-{rank}" for suit in ("hearts", "diamonds", "clubs", "spades") for rank in ("9", "10", "J", "Q", "K", "A")]
 PHASES = {"bidding_round_1": "bid-round-1", "bidding_round_2": "bid-round-2", "dealer_discard": "discard",
           "playing": "play", "round_complete": "deal", "game_over": "game-over", "setup": "deal", "dealing": "deal"}
+# What it plays, reconciled with `euchre-spec identify` (tests/test_adapter_declarations.py):
+# the lead against a loner is the eldest hand's (identify: lone-lead=eldest), the first dealer
+# is given (it cannot deal for a black jack).
 DECLARED_OPTIONS = {
     "stick-the-dealer": [False, True],
     "canadian-loner": [False, True],
     "defending-alone": [False],
-    "first-dealer": ["first-black-jack", "random"],
+    "first-dealer": ["random"],
     "game-target": [10],
+    "lone-lead": ["eldest"],
 }
 HOW = "a checkout of sclarke500/euchre-app (ESBUILD: the esbuild binary, to build it once)"
 
@@ -84,13 +89,7 @@ def token(card: dict[str, Any]) -> str:
 def shuffle_numbers(target: list[str], start: list[str] = ENGINE_DECK) -> list[float]:
     """The numbers ``rng`` must return for shuffleDeck (Fisher-Yates from the end, ``j =
     floor(rng() * (i + 1))``) to turn ``start`` into ``target``."""
-    deck = list(start)
-    numbers = []
-    for i in range(len(deck) - 1, 0, -1):
-        j = deck.index(target[i], 0, i + 1)
-        numbers.append((j + 0.5) / (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    return numbers
+    return fisher_yates_numbers(start, target)
 
 
 def deal_target(hands: list[list[str]], upcard: str, kitty: list[str]) -> list[str]:
@@ -120,6 +119,7 @@ class Adapter(OneVariantAdapter):
     NAME, LANGUAGE, URL = "67cards euchre (sclarke500/euchre-app)", "TypeScript", "https://github.com/sclarke500/euchre-app"
     VARIANT, DECLARED, WHO = "euchre", DECLARED_OPTIONS, "67cards euchre"
     NO_FIRST_DEALER = "67cards euchre has no way to choose the first dealer from cards"
+    TOLD = frozenset({"stick-the-dealer", "canadian-loner"})     # passed to its createEuchreGame
 
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
@@ -294,8 +294,9 @@ class Adapter(OneVariantAdapter):
         )
         if value["phase"] == "bidding_round_2" and upcard and not self.pending:
             state["turned_down"] = SUIT_LETTER[upcard["suit"]]
-        if redealt:
+        if redealt:                        # the engine set the thrown-in hand aside: what it no longer has is left out
             state.pop("hands")
+            state.pop("upcard")
         return state
 
     @staticmethod

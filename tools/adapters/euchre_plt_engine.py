@@ -26,8 +26,10 @@ How it is fed and read, with none of its rules replaced:
   defender are read from the ``Deal``; scores from ``Game.score`` (teams by seat parity);
   the winner from ``Game.winner`` once the loop ends.
 
-It declares standard ``euchre`` with its game of 10 and, as it never sticks the dealer, no
-option; it cannot choose a first dealer from cards (``first_dealer``: ``unsupported``).
+It declares ``euchre`` as it plays it: its game of 10, no stick the dealer, the eldest hand
+leading against a loner and a lone defender's euchre worth 4 (what ``identify`` finds); it
+cannot choose a first dealer from cards, so it declares ``first-dealer=random`` only
+(``first_dealer``: ``unsupported``).
 ``euchplt.strategy`` is registered with only its ``base`` module, so the strategies (one
 imports pandas) are not loaded; the scripted players need none.
 """
@@ -53,7 +55,10 @@ PACK = pack()
 WORKER_TIMEOUT = float(os.environ.get("EUCHRE_PLT_ADAPTER_TIMEOUT", "5"))
 RANK_TOKEN = {"9": "9", "10": "T", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 SUIT_TOKEN = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
-DECLARED_OPTIONS = {"first-dealer": ["first-black-jack", "random"], "game-target": [10]}
+# What it plays, reconciled with `euchre-spec identify` (tests/test_adapter_declarations.py): the
+# eldest hand leads against a loner, a lone defender's euchre scores 4; the first dealer is given.
+DECLARED_OPTIONS = {"first-dealer": ["random"], "game-target": [10], "lone-lead": ["eldest"],
+                    "lone-defender-scoring": ["four-for-euchre"]}
 HOW = "a checkout of crashka/euchre-plt (it needs PyYAML, which the venv has)"
 
 
@@ -342,6 +347,7 @@ class Adapter(OneVariantAdapter):
     NAME, LANGUAGE, URL = "euchre-plt (crashka)", "Python", "https://github.com/crashka/euchre-plt"
     VARIANT, DECLARED, WHO = "euchre", DECLARED_OPTIONS, "euchre-plt"
     NO_FIRST_DEALER = "euchre-plt cannot choose the first dealer from cards"
+    TOLD = frozenset({"game-target"})
 
     def __init__(self, engine: Engine, commit: str = "unknown") -> None:
         self.engine = engine

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -53,7 +54,7 @@ class NodeBridge:
     def __init__(self, engine_file: Path, record: str | None = None) -> None:
         node = shutil.which("node")
         if node is None:
-            raise SystemExit("node is not on PATH: the engine is JavaScript and needs it")
+            raise BuildProblem("node is not on PATH: the engine is JavaScript and needs it")
         self.process = subprocess.Popen([node, str(BRIDGE), str(engine_file)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, bufsize=1)
         self.next_id = 0
@@ -149,9 +150,30 @@ def bundled(entry: Path, out: Path, what: str, aliases: dict[str, Path] | None =
         return out
     esbuild = os.environ.get("ESBUILD") or shutil.which("esbuild")
     if not esbuild:
-        raise SystemExit(f"esbuild is needed to build {what}: npm install esbuild, and set ESBUILD to its binary")
+        raise BuildProblem(f"{what}: esbuild is needed to build it: npm install esbuild, and set ESBUILD to its binary")
     out.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([esbuild, str(entry), "--bundle", "--format=cjs", "--platform=node", f"--outfile={out}"]
-                   + [f"--alias:{name}={path}" for name, path in (aliases or {}).items()]
-                   + ["--log-level=error"], check=True)
+    try:
+        done = subprocess.run([esbuild, str(entry), "--bundle", "--format=cjs", "--platform=node", f"--outfile={out}"]
+                              + [f"--alias:{name}={path}" for name, path in (aliases or {}).items()]
+                              + ["--log-level=error"], capture_output=True, text=True)
+    except OSError as exc:
+        raise BuildProblem(f"{what}: esbuild ({esbuild}) cannot be run: {exc.strerror or exc}") from None
+    if done.returncode != 0:
+        raise BuildProblem(build_failure(what, done.stderr))
     return out
+
+
+class BuildProblem(SystemExit):
+    """The engine cannot be built here (a tool or a package it needs is missing): the adapter
+    exits with this one line, naming the engine and what is missing, and no traceback."""
+
+
+def build_failure(what: str, stderr: str) -> str:
+    """esbuild's failure in one line: the packages it could not resolve (to be installed where
+    ``NODE_PATH`` points), or its first error."""
+    missing = sorted(set(re.findall(r'Could not resolve "([^"]+)"', stderr)))
+    if missing:
+        return (f"{what}: cannot build: missing npm package(s) {', '.join(missing)}: install them into the "
+                f"node_modules NODE_PATH names (see tools/adapters/README.md)")
+    errors = [line.strip() for line in stderr.splitlines() if "ERROR" in line or "error" in line]
+    return f"{what}: esbuild failed: {(errors or [stderr.strip() or 'no message'])[0]}"

@@ -68,6 +68,8 @@ class OneVariantAdapter:
     WHO: str                           # how a refusal of rules names the engine
     NO_FIRST_DEALER: str
     UNITS = 2                          # the scores' units: sides, or players who score alone
+    TOLD: frozenset[str] = frozenset()           # options passed to the engine (it plays the value it is told)
+    ADAPTER_PLAYS: frozenset[str] = frozenset()  # options the adapter's own game loop plays, not the engine
 
     commit = "unknown"
     rules_ok = False

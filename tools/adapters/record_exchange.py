@@ -6,6 +6,8 @@ replay the fixture without the engine (tests/test_<engine>_adapter.py).
 
     python tools/adapters/record_exchange.py tools/adapters/euchre_app_engine.py CASE_ID OUT.json [--steps N]
 
+CASE_ID may also be a case file (``.yaml``): its first case is recorded.
+
 The ``rules`` request carries the table's options and game only (what the adapters read);
 the engine's environment variables must be set as for a check.
 """
@@ -30,8 +32,13 @@ def session(case_id: str, steps: int) -> list[dict[str, Any]]:
     from conformance.cases import load_cases, load_corpus_meta
     from reference_impl.resolve import resolve
 
-    cases, _ = load_cases(tags=load_corpus_meta().tags)
-    case = next(c for c in cases if c.id == case_id)
+    if case_id.endswith(".yaml"):          # a case file of its own (fuzz's shrunk case, say)
+        from conformance.cases import load_case_file
+        cases, _ = load_case_file(Path(case_id), load_corpus_meta().tags)
+        case = cases[0]
+    else:
+        cases, _ = load_cases(tags=load_corpus_meta().tags)
+        case = next(c for c in cases if c.id == case_id)
     resolved = resolve(case.variant, case.options)
     table = resolved.table
     setup = {key: case.setup[key] for key in ("dealer", "first_dealer", "scores") if key in case.setup}

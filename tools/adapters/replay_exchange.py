@@ -50,15 +50,18 @@ def replay_live(adapter: str | Path, fixture: dict[str, Any], env: dict[str, str
     return [(item["reply"], reply) for item, reply in zip(fixture["protocol"], replies)]
 
 
-def check_cases(adapter: str | Path, cases: list[str], env: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
-    """Run ``euchre-spec check`` with the adapter on the named cases: case id -> report line."""
+def check_cases(adapter: str | Path, cases: list[str], env: dict[str, str] | None = None,
+                corpus: list[str | Path] = ()) -> dict[str, dict[str, Any]]:
+    """Run ``euchre-spec check`` with the adapter on the named cases (or on the case files
+    ``corpus``, such as fuzz's shrunk cases): case id -> report line."""
     import subprocess
     import tempfile
     root = Path(__file__).resolve().parent.parent.parent
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report.jsonl"
         argv = [sys.executable, "-m", "conformance.cli", "check", "--engine", f"{sys.executable} {adapter}",
-                "--json", str(report)] + [arg for case in cases for arg in ("--case", case)]
+                "--json", str(report)] + [arg for case in cases for arg in ("--case", case)] \
+            + [arg for path in corpus for arg in ("--corpus", str(path))]
         subprocess.run(argv, cwd=root, capture_output=True, text=True, env=env, timeout=600)
         lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     return {line["id"]: line for line in lines if line.get("type") == "case"}

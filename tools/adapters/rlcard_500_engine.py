@@ -27,8 +27,8 @@ How it is driven, with none of its rules replaced:
   grew); the hand's points are the change of ``scores``; the winner once ``is_over`` is the
   side at 500 or more, else the side not at minus 500 or below.
 
-It declares ``five-hundred-four`` with the options it plays: misère at any time and open
-misère (``misere=misere-and-open``), the kitty thrown in when nobody bids (``no-bid=redeal``,
+It declares ``five-hundred-four`` with the options it plays: misère and open misère
+(``misere=misere-and-open``, though it offers them at any time: a deviation the suite finds), the kitty thrown in when nobody bids (``no-bid=redeal``,
 the table's default: what it does instead is what the suite checks). It cannot cut for the
 first deal: ``first_dealer`` is refused as ``unsupported``.
 """
@@ -49,7 +49,9 @@ from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
-DECLARED_OPTIONS = {"misere": ["misere", "misere-and-open"], "no-bid": ["redeal"], "joker-any-time": [False]}
+# It always offers open misère beside misère, so plain ``misere`` (without the open bid) is
+# not declared: identify finds misere-and-open, and refutes misere (tests/test_adapter_declarations.py).
+DECLARED_OPTIONS = {"misere": ["misere-and-open"], "no-bid": ["redeal"], "joker-any-time": [False]}
 HOW = "a checkout of campbellborder/rlcard-500"
 BID_NAMES = {"M": "misere", "OM": "open-misere"}
 
@@ -262,6 +264,11 @@ class Adapter(OneVariantAdapter):
             state.update(phase=phase, to_act=rnd.current_player_id, legal=self.legal(),
                          hands=[[card_token(str(c)) for c in p.hand] for p in rnd.players])
         state["tricks"] = copied_tricks(state["tricks"])
+        if rnd is not None and self.pending_joker is not None:
+            # The joker is led (the engine takes it with its suit, asked next): shown played, as it is.
+            seat = rnd.current_player_id
+            state["hands"][seat] = [c for c in state["hands"][seat] if c != "JK"]
+            add_play(state["tricks"], seat, "JK")
         return state
 
 

@@ -49,9 +49,12 @@ SUITS = "CDHS"
 DECLARED_OPTIONS = {
     "stick-the-dealer": [True],
     "going-alone": [False],
-    "first-dealer": ["first-black-jack", "random"],
+    "first-dealer": ["random"],
     "game-target": [10],
 }
+# The game around RLCard's one hand is this adapter's loop: what `identify` finds of these is
+# the adapter's doing, never credited to the engine (tests/test_adapter_declarations.py).
+ADAPTER_PLAYS = frozenset({"game-target", "fast-break", "fixed-deals"})
 HOW = ("a checkout of MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning or of mbrine555/euchre_rl"
        " (the latter also needs RLCARD_DIR: the unpacked rlcard 0.1.17 sdist)")
 
@@ -169,6 +172,7 @@ class Adapter(OneVariantAdapter):
 
     LANGUAGE, VARIANT, DECLARED, WHO = "Python", "euchre", DECLARED_OPTIONS, "RLCard-Euchre"
     NO_FIRST_DEALER = "RLCard-Euchre cannot choose the first dealer from cards"
+    ADAPTER_PLAYS = ADAPTER_PLAYS
 
     def __init__(self, engine: Engine | None = None) -> None:
         self.engine = engine
