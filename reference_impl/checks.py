@@ -205,7 +205,7 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",),
     "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
     "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
-    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",),
+    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",), "all-sit-out": ("play",),
     "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
 }
 CALL_ONLY = ("turned-down", "no-trump", "low-no-trump")     # make-trumps with action: call
@@ -379,6 +379,67 @@ def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 
 
 AFTER_PLAY = ("maker-tricks", "defender-tricks", "self-tricks", "trick-sequence", "made", "reneged", "renege-claimed")
+
+
+MAKER_STEPS = ("make-trumps", "auction", "force-bid")       # the steps that can give the hand a maker
+SETTLED_KINDS = BIDDING_KINDS                                # skipped once trumps are made
+
+
+def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every step can run where it is placed. The interpreter passes over a bidding step once
+    trumps are made, and over a seat that is not there (the maker's, in a hand with no maker):
+    a step placed after a `set-trumps` with no condition, or a maker's step where no earlier
+    step can make a maker, would be accepted and never happen."""
+    fixed_by = None                   # an earlier set-trumps that always runs
+    maker_by = None                   # an earlier step that can make a maker
+    set_by = None                     # an earlier set-trumps
+    sit_out = False
+    bid_rounds: set[str] = set()      # the make-trumps steps before this one
+    for i, step in enumerate(t["hand"]):
+        kind, where = step["kind"], ("hand", i)
+        if kind != "play":            # a round not yet bid when the step is decided: the condition never holds
+            for path, condition in _conditions(step, where):
+                value = condition.get("round")
+                if isinstance(value, str) and value not in bid_rounds and any(
+                        s["id"] == value and s["kind"] == "make-trumps" for s in t["hand"]):
+                    yield path + ("round",), f"round {value!r} is not bid yet when this step runs: the condition never holds"
+        settles = kind in SETTLED_KINDS or (kind == "name" and step.get("effect") in ("proposal", "trumps"))
+        if fixed_by is not None and settles:
+            yield where, (f"this step never runs: trumps are always set before it (step {fixed_by!r} has no `when`), "
+                          "and a hand whose trumps are made skips its bidding")
+        no_maker = f"no step before it makes a maker ({', '.join(MAKER_STEPS)})"
+        if maker_by is None:
+            if kind == "give":
+                yield where, f"the partner's best goes to the maker, and {no_maker}"
+            if kind == "name" and step.get("effect") == "partner":
+                yield where + ("effect",), f"the maker calls a partner, and {no_maker}"
+            for key in ("who", "proposer", "responder"):
+                if step.get(key) in MAKER_REFS and not (kind == "name" and step.get("effect") == "partner"):
+                    yield where + (key,), f"{step[key]} names no seat: {no_maker}"
+            for j, take in enumerate(step.get("takes", []) if kind == "exchange" else []):
+                if take["who"] in MAKER_REFS:
+                    yield where + ("takes", j, "who"), f"{take['who']} names no seat: {no_maker}"
+            target = step.get("to")
+            if kind == "offer" and set_by is not None and ((isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
+                    target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners")))):
+                yield where + ("to",), f"this offer names the maker or his side, and {no_maker} (step {set_by!r} sets trumps with no maker)"
+        if kind == "play":
+            if step.get("all-sit-out") and not sit_out:
+                yield where + ("all-sit-out",), "no seat can sit out before the play (no offer with effect: sit-out): remove it"
+            if maker_by is None:
+                for j, rule in enumerate(step["lead"]):
+                    if rule["seat"] in MAKER_REFS:
+                        yield where + ("lead", j, "seat"), f"{rule['seat']} names no seat: {no_maker}"
+        if kind == "offer" and step.get("effect") == "sit-out":
+            sit_out = True
+        if kind in MAKER_STEPS:
+            maker_by = step["id"]
+        if kind == "make-trumps":
+            bid_rounds.add(step["id"])
+        if kind == "set-trumps":
+            set_by = set_by or step["id"]
+            if "when" not in step and fixed_by is None:
+                fixed_by = step["id"]
 
 
 def _too_early(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -707,7 +768,7 @@ def _holds_placeholder(node: Any) -> bool:
 
 def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     return [problem for check in checks for problem in check(table)]

@@ -646,12 +646,18 @@ class State:
 
     # exchange -------------------------------------------------------------------------------------------
     def _begin_exchange(self, step: Step) -> bool:
-        if self.maker < 0:
-            return False
+        # A take whose seat is not there (the maker's, where trumps were set with no maker) is
+        # passed over; the others are offered as written (the dealer takes the upcard after
+        # `set-trumps` as after a bidding round). The semantic checks refuse a take that can
+        # never find its seat.
         self.discards = []
         self.discard_limit, self.discard_free, self.resume = self.rules.full_mask, step.may_discard_taken, AFTER_EXCHANGE
-        self.pending = [take for take in step.takes if take.when(self, -1, -1) and (
-            step.sitting_out_takes or self.active >> take.who(self) & 1)]
+        pending = []
+        for take in step.takes:
+            seat = take.who(self)
+            if seat >= 0 and take.when(self, -1, -1) and (step.sitting_out_takes or self.active >> seat & 1):
+                pending.append(take)
+        self.pending = pending
         return self._continue_exchange()
 
     def _continue_exchange(self) -> bool:
@@ -889,25 +895,35 @@ class State:
     # the play ------------------------------------------------------------------------------------------
     def _begin_play(self, step: Step) -> bool:
         r = self.rules
-        start = r.left[self.dealer]
-        if self.maker >= 0:
-            for when, leader in step.lead:
-                if when(self, -1, -1):
-                    start = leader(self)
-                    break
         active = self.active
-        while not active >> start & 1:
-            start = r.left[start]
+        if not active:                   # every seat sat out: the hand is void (the play step's rule)
+            self._throw_in(same_dealer=step.same_dealer)
+            return True
+        start = r.left[self.dealer]
+        for when, leader in step.lead:   # the first rule that holds and names a seat (a maker's seat
+            if when(self, -1, -1):       # names none in a hand with no maker)
+                seat = leader(self)
+                if seat >= 0:
+                    start = seat
+                    break
+        start = self._next_active(start)
         self.next_of = [0] * r.n
         for seat in range(r.n):
-            nxt = r.left[seat]
-            while not active >> nxt & 1:
-                nxt = r.left[nxt]
-            self.next_of[seat] = nxt
+            self.next_of[seat] = self._next_active(r.left[seat])
         self.n_active = bin(active).count("1")
         self.leader = start
         self.trick, self.led = [], -1
         return self._wait(M_FREE_PLAY if step.renege else M_PLAY, PLAY_PHASE, start)
+
+    def _next_active(self, seat: int) -> int:
+        """``seat`` if it plays, else the first seat to its left that does: bounded by the
+        number of seats, so that a hand with no one left to play raises instead of spinning."""
+        r, active = self.rules, self.active
+        for _ in range(r.n):
+            if active >> seat & 1:
+                return seat
+            seat = r.left[seat]
+        raise SpecError(f"{r.id}: no seat is left to play the hand")
 
     def _playable(self) -> int:
         """The bitmask of cards the seat to act may play: follow the effective suit led if

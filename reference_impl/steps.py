@@ -89,7 +89,7 @@ class Step:
     # force-bid, set-trumps, throw-in
     bid: int = -1
     trumps: int = -1
-    same_dealer: bool = False
+    same_dealer: bool = False                        # throw-in, offer (misdeal), play (every seat sat out)
     # offer
     queue: int = -1                                  # a QUEUE_*, or -1 for the single seat `target`
     target: SeatFunction = nobody
@@ -211,7 +211,7 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                          for rule in spec["lead"])
             must = set(spec.get("must", ()))
             frees = set(spec.get("partner-winning-frees", ()))
-            step = Step(phase=phase or "play", lead=lead, strict=bool(must), must_head="head" in must,
+            step = Step(phase=phase or "play", lead=lead, same_dealer=spec.get("all-sit-out") == "void-same-dealer", strict=bool(must), must_head="head" in must,
                         must_trump="trump" in must, must_overtrump="overtrump" in must,
                         partner_frees=("head" in frees, "trump" in frees, "overtrump" in frees), **common)
         steps.append(step)
