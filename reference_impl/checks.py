@@ -766,9 +766,21 @@ def _holds_placeholder(node: Any) -> bool:
     return False
 
 
-def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
-    """Every cross-reference problem in a resolved table, as (path, message) pairs."""
+def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[PathAndMessage]:
+    """Every cross-reference problem in a resolved table, as (path, message) pairs.
+
+    ``partial``: the table fails its schema too, and the checks that can still read it report
+    alongside the schema's problems (an author learns every problem in one run); a check that
+    stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
     checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
-    return [problem for check in checks for problem in check(table)]
+    if not partial:
+        return [problem for check in checks for problem in check(table)]
+    found: list[PathAndMessage] = []
+    for check in checks:
+        try:
+            found += list(check(table))
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError):
+            continue
+    return found
