@@ -513,6 +513,8 @@ class State:
         r = self.rules
         self.bid, self.maker = bid, seat
         self.events.append(("contract", r.bids[bid].id, seat))
+        if r.bids[bid].alone:            # a lone bid is alone from the moment it wins, before trumps are named
+            self._go_alone()
         if r.bids[bid].strain >= 0:
             self._make_trump(r.bids[bid].strain, seat)
 
@@ -542,7 +544,7 @@ class State:
         r = self.rules
         self.trump, self.maker = context, maker
         self.events.append(("trump", r.strain_names[context], maker))
-        if self.bid >= 0 and r.bids[self.bid].alone:
+        if self.bid >= 0 and r.bids[self.bid].alone and not self.alone:
             self._go_alone()
         self._next()
 
