@@ -527,7 +527,11 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
     if kind == "give":
         return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
     if kind == "play":
-        return f"{prefix}the tricks are played, {lead_words(step, table, words)}."
+        text = f"{prefix}the tricks are played, {lead_words(step, table, words)}."
+        if any(s.get("kind") == "offer" and s.get("effect") == "sit-out" for s in table.get("hand") or []):
+            again = "the same dealer" if step.get("all-sit-out") == "void-same-dealer" else "the next dealer"
+            text += f" If every player has dropped out, the hand is void: nothing is scored and {again} deals again."
+        return text
     if kind == "propose":
         proposer, responder = seat_ref(step.get("proposer"), words), seat_ref(step.get("responder"), words)
         least = (step.get("exchange") or {}).get("proposer-at-least")
