@@ -528,7 +528,8 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
     if kind == "play":
         text = f"{prefix}the tricks are played, {lead_words(step, table, words)}."
-        if any(s.get("kind") == "offer" and s.get("effect") == "sit-out" for s in table.get("hand") or []):
+        if step.get("all-sit-out") or any(s.get("kind") == "offer" and s.get("effect") == "sit-out" and isinstance(
+                s.get("to"), dict) and s["to"].get("seats") == "everyone" for s in table.get("hand") or []):
             again = "the same dealer" if step.get("all-sit-out") == "void-same-dealer" else "the next dealer"
             text += f" If every player has dropped out, the hand is void: nothing is scored and {again} deals again."
         return text
