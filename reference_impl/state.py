@@ -975,8 +975,12 @@ class State:
         if follow:
             if r.master_any_time and trump >= r.NT:
                 follow |= hand & r.master_bit
+            if step.privileged and self.led == trump and not follow & ~self._excused(follow):
+                return hand                            # only privileged trumps above the card led: free
             if head:
-                return self._beating(follow) or follow
+                follow = self._beating(follow) or follow
+            if step.trump_any_time and self.led != trump and trump < r.NT:
+                follow |= hand & r.suit_mask[trump][trump]
             return follow
         if trump >= r.NT:                              # no trump suit: nothing more to require
             return hand
@@ -986,6 +990,21 @@ class State:
         if overtrump and any(r.eff[trump][c] == trump for _, c in self.trick):
             trumps = self._beating(trumps) or trumps
         return trumps if must_trump else (hand & ~r.suit_mask[trump][trump]) | trumps
+
+    def _excused(self, trumps: int) -> int:
+        """The privileged trumps of ``trumps`` that rank above the trump led: they need not
+        follow it (the right to renege of Spoil Five's top trumps)."""
+        trump = self.trump
+        power = self.rules.power[trump][trump]
+        led = power[self.trick[0][1]]
+        excused = 0
+        cards = trumps & self.step.privileged[trump]
+        while cards:
+            low = cards & -cards
+            if power[low.bit_length() - 1] > led:
+                excused |= low
+            cards ^= low
+        return excused
 
     def _partner_winning(self) -> bool:
         """Whether a partner of the seat to act holds the trick as it stands."""
