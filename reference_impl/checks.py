@@ -278,9 +278,58 @@ def _card_names(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("game", "cut-order", j), f"no card of rank {rank} in the pack"
 
 
+def _rank_orders(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Cards above the trump ace and orders by colour name ranks and cards of the pack, each
+    order every rank once (a rank left out would never win, one named twice is ambiguous)."""
+    deck, ranking = t["deck"], t["ranking"]
+    ranks = list(deck["ranks"])
+    cards = deck_cards(dict(deck, copies=1))
+    top = ranking.get("top-trumps") or []
+    fixed_ranks = [e["rank"] for e in top if "rank" in e]
+    named: list[str] = []
+    for i, entry in enumerate(top):
+        key = "rank" if "rank" in entry else "card"
+        value = entry[key]
+        if key == "rank" and value not in ranks:
+            yield ("ranking", "top-trumps", i, "rank"), f"no rank {value} in the pack (deck.ranks)"
+        if key == "card" and value not in cards:
+            yield ("ranking", "top-trumps", i, "card"), f"{value} is not in the pack"
+        if key == "card" and value == ranking.get("benny"):
+            yield ("ranking", "top-trumps", i, "card"), f"{value} is the Benny, which heads the trumps already"
+        if key == "rank" and value == "J" and ranking["bowers"]:
+            yield ("ranking", "top-trumps", i, "rank"), "the jack of trumps is the right bower (ranking.bowers): it cannot be a top trump too"
+        if f"{key}:{value}" in named:
+            yield ("ranking", "top-trumps", i), f"{value} is named twice"
+        named.append(f"{key}:{value}")
+    orders = ranking.get("colour-orders") or {}
+    colours = set(deck["colours"].values())
+    for kind, by_colour in orders.items():
+        for colour, order in by_colour.items():
+            where = ("ranking", "colour-orders", kind, colour)
+            if colour not in colours:
+                yield where, f"no suit of the pack is {colour} (deck.colours: {', '.join(sorted(colours))})"
+                continue
+            allowed = [ranks] + ([[r for r in ranks if r not in fixed_ranks]] if kind == "trump" and fixed_ranks else [])
+            if any(sorted(order) == sorted(a) for a in allowed):
+                continue
+            missing = [r for r in allowed[-1] if r not in order]
+            extra = [r for r in order if r not in ranks]
+            twice = sorted({r for r in order if order.count(r) > 1})
+            yield where, ("an order lists every rank of the pack once"
+                          + (" (the ranks top-trumps fixes may be left out)" if len(allowed) > 1 else "")
+                          + (f"; missing: {', '.join(missing)}" if missing else "")
+                          + (f"; not in the pack: {', '.join(extra)}" if extra else "")
+                          + (f"; twice: {', '.join(twice)}" if twice else ""))
+
+
 def _play_rules(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """Rules a partner's winning lifts must be rules the play has, in a game with partners."""
+    trumps_made = any(s["kind"] in ("make-trumps", "auction", "set-trumps", "name") for s in t["hand"])
     for i, step in enumerate(t["hand"]):
+        if step["kind"] == "play" and step.get("privileged-trumps") and not trumps_made:
+            yield ("hand", i, "privileged-trumps"), "no step makes a suit trumps, so no trump is privileged"
+        if step["kind"] == "play" and step.get("privileged-trumps", 0) >= len(t["deck"]["ranks"]):
+            yield ("hand", i, "privileged-trumps"), "every trump would be privileged: a trump lead would bind no one"
         frees = step.get("partner-winning-frees")
         if step["kind"] != "play" or not frees:
             continue
@@ -772,7 +821,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     ``partial``: the table fails its schema too, and the checks that can still read it report
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
     if not partial:

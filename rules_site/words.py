@@ -98,6 +98,12 @@ def play_rules_words(step: Mapping[str, Any]) -> str:
     if "overtrump" in must:
         text += (", overtrumping a trick already trumped if he can" if "trump" in must
                  else "; a player who trumps a trick already trumped must overtrump it if he can")
+    if step.get("may-trump") == "always":
+        text += ", or trump instead if he likes"
+    privileged = step.get("privileged-trumps")
+    if privileged:
+        text += (f"; to a trump led, the {number_word(privileged)} highest trumps need not be played to a lower trump:"
+                 " a player whose only trumps are among them, each higher than the card led, may play any card")
     frees = step.get("partner-winning-frees") or []
     if frees:
         named = {"head": "head the trick", "trump": "trump", "overtrump": "overtrump"}

@@ -622,6 +622,15 @@ PROBES.update({
     "step.points": Plays("ecarte", put("hand.king-marked.points", 3)),
     "step.low-no-trump": Plays("euchre", put("hand.round-2.low-no-trump", True)),
     "step.renege": Plays("euchre", put("hand.play.renege", "allowed")),
+    "step.may-trump": Plays("spoil-five", put("hand.play.may-trump", "when-void")),
+    "step.privileged-trumps": Plays("spoil-five", drop("hand.play.privileged-trumps")),
+    "ranking.top-trumps": Plays("spoil-five", put("ranking.top-trumps", [{"rank": "5"}, {"rank": "J"}])),
+    "top-trump.rank": Plays("spoil-five", put("ranking.top-trumps.0.rank", "4"), base=drop("ranking.colour-orders.trump")),
+    "top-trump.card": Plays("spoil-five", put("ranking.top-trumps.2.card", "AD")),
+    "ranking.colour-orders.plain": Plays("spoil-five", put("ranking.colour-orders.plain.black",
+                                                           ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"])),
+    "ranking.colour-orders.trump": Plays("spoil-five", put("ranking.colour-orders.trump.black",
+                                                           ["2", "3", "4", "6", "7", "8", "9", "T", "Q", "K", "A"])),
     "step.all-sit-out": Plays("five-card-loo", put("hand.play.all-sit-out", "void-same-dealer"),
                               base=lambda t: t["hand"].insert(1, copy.deepcopy(THROW_UP))),
     "step.partner-winning-frees": Plays("euchre", put("hand.play.partner-winning-frees", ["trump"]),
@@ -668,6 +677,7 @@ VALUE_WALK: list[tuple[str, str, str]] = [        # (variant, where in its table
     ("three-hand-dummy", "hand.exchange.takes.0.from", "take.from"), ("euchre", "game.direction", "game.direction"),
     ("five-hundred", "ranking.no-trump.master-play", "ranking.no-trump.master-play"),
     ("euchre", "hand.round-2.turned-down", "step.turned-down"), ("euchre", "hand.play.renege", "step.renege"),
+    ("spoil-five", "hand.play.may-trump", "step.may-trump"),
 ]
 
 # A value that plays as the table's own does here, and why that is right (not silent).
