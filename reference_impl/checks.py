@@ -147,8 +147,10 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                     yield where + ("bids", j, "strain"), f"no suit {bid['strain']} in the pack"
             bid_ids.update(ids)
             if not all(b.get("strain") for b in step["bids"]) and not any(
-                    s["kind"] == "name" and s.get("effect") == "trumps" for s in steps[i + 1:]):
-                yield where + ("bids",), "bids without a strain need a later `name` step with effect: trumps"
+                    (s["kind"] == "name" and s.get("effect") == "trumps") or (s["kind"] == "play" and s.get("trumps-by"))
+                    for s in steps[i + 1:]):
+                yield where + ("bids",), ("bids without a strain need a later `name` step with effect: trumps "
+                                          "(or a play whose first lead fixes them, trumps-by: first-lead)")
         if kind == "force-bid" and step["bid"] not in bid_ids:
             yield where + ("bid",), f"no bid {step['bid']!r} in an earlier auction"
         if kind == "exchange":
@@ -165,8 +167,12 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                     (isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
                         target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners", "others")))):
                 yield where + ("to",), "this offer is made before trumps: it cannot name the maker or his side"
-        if kind in ("make-trumps", "auction", "force-bid", "set-trumps") or (kind == "name" and step.get("effect") == "trumps"):
+        if kind in ("make-trumps", "auction", "force-bid", "set-trumps") or (kind == "name" and step.get("effect") == "trumps") \
+                or (kind == "play" and step.get("trumps-by")):
             trumps_made_by = True
+        if kind == "play" and step.get("trumps-by") and any(
+                c == "JK" or suit_of(c) not in t["deck"]["suits"] for c in t["deck"].get("extra", [])):
+            yield where + ("trumps-by",), "a card of no suit (the joker) could be led first and name no trumps"
         if kind == "set-trumps" and step["trumps"] == "upcard" and not deal["upcard"]:
             yield where + ("trumps",), "trumps: upcard needs a card turned up (deal.upcard)"
         if kind == "give" and t["players"]["sides"] not in ("teams", "maker-and-called"):
@@ -205,7 +211,8 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",),
     "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
     "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
-    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",), "all-sit-out": ("play",),
+    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",), "all-sit-out": ("play",), "trumps-by": ("play",),
+    "may-trump": ("play",), "privileged-trumps": ("play",),
     "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
 }
 CALL_ONLY = ("turned-down", "no-trump", "low-no-trump")     # make-trumps with action: call
@@ -443,6 +450,8 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     maker_by = None                   # an earlier step that can make a maker
     set_by = None                     # an earlier set-trumps
     sit_out = False
+    always_by = None                  # an earlier step after which no hand goes on without trumps
+    strained = {b["id"] for step in t["hand"] if step["kind"] == "auction" for b in step["bids"] if b.get("strain")}
     bid_rounds: set[str] = set()      # the make-trumps steps before this one
     for i, step in enumerate(t["hand"]):
         kind, where = step["kind"], ("hand", i)
@@ -473,6 +482,9 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                     target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners")))):
                 yield where + ("to",), f"this offer names the maker or his side, and {no_maker} (step {set_by!r} sets trumps with no maker)"
         if kind == "play":
+            if step.get("trumps-by") and (fixed_by or always_by) is not None:
+                yield where + ("trumps-by",), (f"a hand reaches the play only with trumps made (step {fixed_by or always_by!r} "
+                                               "has no `when`): the first lead never fixes them")
             if step.get("all-sit-out") and not sit_out:
                 yield where + ("all-sit-out",), "no seat can sit out before the play (no offer with effect: sit-out): remove it"
             if maker_by is None:
@@ -485,6 +497,9 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             maker_by = step["id"]
         if kind == "make-trumps":
             bid_rounds.add(step["id"])
+        if "when" not in step and always_by is None and (
+                kind == "throw-in" or (kind == "force-bid" and step.get("bid") in strained)):
+            always_by = step["id"]
         if kind == "set-trumps":
             set_by = set_by or step["id"]
             if "when" not in step and fixed_by is None:

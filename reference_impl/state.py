@@ -909,6 +909,8 @@ class State:
                     start = seat
                     break
         start = self._next_active(start)
+        if self.trump < 0 and not step.trumps_by_lead:
+            raise SpecError(f"{r.id}: the play begins with no trumps made, and its step does not take them from the lead")
         self.next_of = [0] * r.n
         for seat in range(r.n):
             self.next_of[seat] = self._next_active(r.left[seat])
@@ -1039,6 +1041,8 @@ class State:
             self.events.append(("partner", seat))
         trick = self.trick
         if not trick:
+            if self.trump < 0:                 # trumps by the first lead: its suit is trumps
+                self._trumps_by_lead(card)
             led = self.rules.eff[self.trump][card]
             if led < 0 and self.rules.master_names_suit:
                 trick.append((seat, card))
@@ -1050,6 +1054,11 @@ class State:
             self._finish_trick()
         else:
             self.to_act = self.next_of[seat]
+
+    def _trumps_by_lead(self, card: int) -> None:
+        r = self.rules
+        self.trump = r.printed_suit[card]
+        self.events.append(("trump", r.strain_names[self.trump], self.maker))
 
     def _legal_master(self) -> list[str]:
         return list(self.rules.name_token[:self.rules.NT])

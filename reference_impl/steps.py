@@ -124,6 +124,7 @@ class Step:
     partner_frees: tuple[bool, bool, bool] = (False, False, False)   # head, trump, overtrump lifted while a partner wins
     trump_any_time: bool = False         # a seat that can follow a plain suit led may trump instead (may-trump: always)
     privileged: tuple[int, ...] = ()     # per trump context: the trumps that need not follow a lower trump led
+    trumps_by_lead: bool = False         # trumps not yet made: the suit of the first card led is trumps
 
 
 NO_STEP = Step(id="", kind=-1, phase="", clause=None, when=always)   # the step of a state between hands
@@ -217,6 +218,7 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             privileged = _privileged(rules, spec.get("privileged-trumps", 0))
             step = Step(phase=phase or "play", lead=lead, same_dealer=spec.get("all-sit-out") == "void-same-dealer",
                         strict=bool(must) or any_time or bool(privileged), trump_any_time=any_time,
+                        trumps_by_lead=spec.get("trumps-by") == "first-lead",
                         privileged=privileged, must_head="head" in must,
                         must_trump="trump" in must, must_overtrump="overtrump" in must,
                         partner_frees=("head" in frees, "trump" in frees, "overtrump" in frees), **common)

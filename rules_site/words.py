@@ -534,6 +534,8 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
     if kind == "play":
         text = f"{prefix}the tricks are played, {lead_words(step, table, words)}."
+        if step.get("trumps-by") == "first-lead":
+            text += " If no trumps were made before the play, the suit of the first card led is trumps."
         if step.get("all-sit-out") or any(s.get("kind") == "offer" and s.get("effect") == "sit-out" and isinstance(
                 s.get("to"), dict) and s["to"].get("seats") == "everyone" for s in table.get("hand") or []):
             again = "the same dealer" if step.get("all-sit-out") == "void-same-dealer" else "the next dealer"
