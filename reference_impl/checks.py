@@ -451,6 +451,7 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     set_by = None                     # an earlier set-trumps
     sit_out = False
     always_by = None                  # an earlier step after which no hand goes on without trumps
+    unstrained = False                # an earlier bid that makes a maker without trumps
     strained = {b["id"] for step in t["hand"] if step["kind"] == "auction" for b in step["bids"] if b.get("strain")}
     bid_rounds: set[str] = set()      # the make-trumps steps before this one
     for i, step in enumerate(t["hand"]):
@@ -497,8 +498,12 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             maker_by = step["id"]
         if kind == "make-trumps":
             bid_rounds.add(step["id"])
+        if kind == "auction" and not all(b.get("strain") for b in step["bids"]):
+            unstrained = True         # a maker may come without trumps (he names them later, or the lead does)
+        if kind == "force-bid" and step.get("bid") not in strained:
+            unstrained = True
         if "when" not in step and always_by is None and (
-                kind == "throw-in" or (kind == "force-bid" and step.get("bid") in strained)):
+                (kind == "throw-in" and not unstrained) or (kind == "force-bid" and step.get("bid") in strained)):
             always_by = step["id"]
         if kind == "set-trumps":
             set_by = set_by or step["id"]
