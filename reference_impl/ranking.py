@@ -75,7 +75,7 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
     benny_mask = sum(1 << c for c in range(len(names)) if benny_name and base[c] == benny_name)
     master_mask = sum(1 << c for c in range(len(names)) if master_name and base[c] == master_name)
     strength_of = {rank: i for i, rank in enumerate(order)}
-    # Orders by colour (Spoil Five's "highest in red, lowest in black"): a suit of a colour
+    # Orders by colour ("highest in red, lowest in black"): a suit of a colour
     # listed ranks its cards in that colour's order, as a plain suit or as trumps.
     by_colour = ranking.get("colour-orders") or {}
     plain_of = {s: _strengths(by_colour.get("plain", {}).get(colours.get(s, "")), strength_of) for s in suits}

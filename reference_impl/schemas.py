@@ -15,7 +15,7 @@ from .yaml_source import Located
 try:                               # the Rust validator, where its wheel installed (see _surely_valid)
     import jsonschema_rs
 except ImportError:                # pragma: no cover - the wheel exists for every platform we test
-    jsonschema_rs = None
+    jsonschema_rs = None  # type: ignore[assignment]  # mypy, where the wheel is installed, types it a module
 
 if TYPE_CHECKING:                 # imported when first needed: most runs never build a Python validator
     from jsonschema import Draft202012Validator

@@ -995,7 +995,7 @@ class State:
 
     def _excused(self, trumps: int) -> int:
         """The privileged trumps of ``trumps`` that rank above the trump led: they need not
-        follow it (the right to renege of Spoil Five's top trumps)."""
+        follow it (the top trumps' right to renege)."""
         trump = self.trump
         power = self.rules.power[trump][trump]
         led = power[self.trick[0][1]]
