@@ -911,9 +911,14 @@ class State:
         start = self._next_active(start)
         if self.trump < 0 and not step.trumps_by_lead:
             raise SpecError(f"{r.id}: the play begins with no trumps made, and its step does not take them from the lead")
-        self.next_of = [0] * r.n
-        for seat in range(r.n):
-            self.next_of[seat] = self._next_active(r.left[seat])
+        left = r.left
+        next_of = [0] * r.n
+        for seat in range(r.n):          # ends: ``active`` holds a seat (checked above), and left is one cycle
+            nxt = left[seat]
+            while not active >> nxt & 1:
+                nxt = left[nxt]
+            next_of[seat] = nxt
+        self.next_of = next_of
         self.n_active = bin(active).count("1")
         self.leader = start
         self.trick, self.led = [], -1
