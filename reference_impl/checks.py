@@ -124,7 +124,11 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         kind = step["kind"]
         if kind in ("make-trumps", "auction") and step.get("from") in MAKER_REFS:
             yield where + ("from",), f"{step['from']} is not known before trumps are made"
-        if kind == "make-trumps" and step.get("stuck") in MAKER_REFS:
+        if kind == "auction" and "stuck-from" in step and step["stuck-from"] not in [b["id"] for b in step["bids"]]:
+            yield where + ("stuck-from",), f"no bid {step['stuck-from']!r} in this auction"
+        if kind == "auction" and "stuck-from" in step and "stuck" not in step:
+            yield where + ("stuck-from",), "`stuck-from` is for an auction with a `stuck` seat"
+        if kind in ("make-trumps", "auction") and step.get("stuck") in MAKER_REFS:
             yield where + ("stuck",), f"{step['stuck']} is not known before trumps are made: no seat would be stuck"
         if kind == "make-trumps" and step["action"] == "order" and not deal["upcard"]:
             yield where + ("action",), "ordering up needs an upcard (deal.upcard)"
@@ -204,7 +208,7 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "phase": ("name", "make-trumps", "auction", "offer", "exchange", "give", "play", "propose"),
     "who": ("name", "force-bid"), "names": ("name",), "effect": ("name", "offer"),
     "from": ("make-trumps", "auction"), "action": ("make-trumps",), "turned-down": ("make-trumps",),
-    "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps",),
+    "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps", "auction"), "stuck-from": ("auction",),
     "bids": ("auction",), "turns": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
     "next-dealer": ("throw-in",),
     "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),

@@ -473,6 +473,10 @@ class State:
     def _legal_auction(self) -> list[str]:
         bids = self.rules.bids
         high = self.high_bid
+        step = self.step
+        if high < 0 and step.stuck_bids and step.stuck(self) == self.to_act and all(
+                s == self.to_act or self.auction_passed >> s & 1 for s in self.queue):
+            return [bids[i].token for i in step.stuck_bids]     # stuck: every other seat passed, no bid made
         return ["pass"] + [bids[i].token for i in self.step.bids if i > high and (bids[i].after < 0 or high >= bids[i].after)]
 
     def _apply_auction(self, action: str, arg: int) -> None:

@@ -86,6 +86,7 @@ class Step:
     # auction
     bids: tuple[int, ...] = ()                       # indices into Rules.bid_list
     until_passed: bool = True
+    stuck_bids: tuple[int, ...] = ()                 # auction: what the stuck seat may bid (it may not pass)
     # force-bid, set-trumps, throw-in
     bid: int = -1
     trumps: int = -1
@@ -172,8 +173,11 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                     first + ids.index(bid["after"]) if bid.get("after") else -1))
                 if bid.get("enabled", True):
                     enabled.append(position)
+            stuck_at = ids.index(spec.get("stuck-from", ids[0])) if spec.get("stuck") else len(ids)
             step = Step(phase=phase or "auction", start=seat_function(rules, spec["from"]), bids=tuple(enabled),
-                        until_passed=spec.get("turns", "until-passed") == "until-passed", **common)
+                        until_passed=spec.get("turns", "until-passed") == "until-passed",
+                        stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else nobody,
+                        stuck_bids=tuple(range(first + stuck_at, first + len(ids))), **common)
         elif kind == FORCE_BID:
             position = next(i for i, b in enumerate(rules.bid_list) if b.id == spec["bid"])
             step = Step(phase=phase or "", who=seat_function(rules, spec["who"]), bid=position, **common)

@@ -489,8 +489,12 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         kinds = "in a suit or no-trumps" if "NT" in strains and strains - {"NT", None} else "in a suit" if strains - {None} else ""
         turns = ("once each" if step.get("turns") == "once"
                  else "round and round until all but one have passed")
+        stuck = (f" If every other player has passed, {seat_ref(step['stuck'], words)} may not pass and must bid"
+                 + (f" {words.bid_html(str(step['stuck-from']))} or more" if step.get("stuck-from") else "") + "."
+                 if step.get("stuck") else "")
         return (f"{prefix}An auction from {seat_ref(step.get('from'), words)}, {turns}: each bids {span}"
-                + (f" {kinds}" if kinds else "") + f", higher than the last bid, or passes; the highest bidder becomes {words.maker}.")
+                + (f" {kinds}" if kinds else "") + f", higher than the last bid, or passes; the highest bidder becomes {words.maker}."
+                + stuck)
     if kind == "force-bid":
         who = seat_ref(step.get('who'), words)
         return f"{prefix}{'if no one bids, ' if bidding_before else ''}{who} is given the bid {words.bid_html(str(step.get('bid')))}."

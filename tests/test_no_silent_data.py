@@ -631,6 +631,7 @@ PROBES.update({
                                                            ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"])),
     "ranking.colour-orders.trump": Plays("spoil-five", put("ranking.colour-orders.trump.black",
                                                            ["2", "3", "4", "6", "7", "8", "9", "T", "Q", "K", "A"])),
+    "step.stuck-from": Plays("napoleon", put("hand.bidding.stuck-from", "3"), options={"all-pass": "dealer-must-bid"}),
     "step.trumps-by": Refused("euchre", put("hand.play.trumps-by", "first-lead"), "the first lead never fixes them"),
     "step.all-sit-out": Plays("five-card-loo", put("hand.play.all-sit-out", "void-same-dealer"),
                               base=lambda t: t["hand"].insert(1, copy.deepcopy(THROW_UP))),
