@@ -124,7 +124,11 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         kind = step["kind"]
         if kind in ("make-trumps", "auction") and step.get("from") in MAKER_REFS:
             yield where + ("from",), f"{step['from']} is not known before trumps are made"
-        if kind == "make-trumps" and step.get("stuck") in MAKER_REFS:
+        if kind == "auction" and "stuck-from" in step and step["stuck-from"] not in [b["id"] for b in step["bids"]]:
+            yield where + ("stuck-from",), f"no bid {step['stuck-from']!r} in this auction"
+        if kind == "auction" and "stuck-from" in step and "stuck" not in step:
+            yield where + ("stuck-from",), "`stuck-from` is for an auction with a `stuck` seat"
+        if kind in ("make-trumps", "auction") and step.get("stuck") in MAKER_REFS:
             yield where + ("stuck",), f"{step['stuck']} is not known before trumps are made: no seat would be stuck"
         if kind == "make-trumps" and step["action"] == "order" and not deal["upcard"]:
             yield where + ("action",), "ordering up needs an upcard (deal.upcard)"
@@ -147,8 +151,10 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                     yield where + ("bids", j, "strain"), f"no suit {bid['strain']} in the pack"
             bid_ids.update(ids)
             if not all(b.get("strain") for b in step["bids"]) and not any(
-                    s["kind"] == "name" and s.get("effect") == "trumps" for s in steps[i + 1:]):
-                yield where + ("bids",), "bids without a strain need a later `name` step with effect: trumps"
+                    (s["kind"] == "name" and s.get("effect") == "trumps") or (s["kind"] == "play" and s.get("trumps-by"))
+                    for s in steps[i + 1:]):
+                yield where + ("bids",), ("bids without a strain need a later `name` step with effect: trumps "
+                                          "(or a play whose first lead fixes them, trumps-by: first-lead)")
         if kind == "force-bid" and step["bid"] not in bid_ids:
             yield where + ("bid",), f"no bid {step['bid']!r} in an earlier auction"
         if kind == "exchange":
@@ -165,8 +171,12 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                     (isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
                         target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners", "others")))):
                 yield where + ("to",), "this offer is made before trumps: it cannot name the maker or his side"
-        if kind in ("make-trumps", "auction", "force-bid", "set-trumps") or (kind == "name" and step.get("effect") == "trumps"):
+        if kind in ("make-trumps", "auction", "force-bid", "set-trumps") or (kind == "name" and step.get("effect") == "trumps") \
+                or (kind == "play" and step.get("trumps-by")):
             trumps_made_by = True
+        if kind == "play" and step.get("trumps-by") and any(
+                c == "JK" or suit_of(c) not in t["deck"]["suits"] for c in t["deck"].get("extra", [])):
+            yield where + ("trumps-by",), "a card of no suit (the joker) could be led first and name no trumps"
         if kind == "set-trumps" and step["trumps"] == "upcard" and not deal["upcard"]:
             yield where + ("trumps",), "trumps: upcard needs a card turned up (deal.upcard)"
         if kind == "give" and t["players"]["sides"] not in ("teams", "maker-and-called"):
@@ -198,14 +208,15 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "phase": ("name", "make-trumps", "auction", "offer", "exchange", "give", "play", "propose"),
     "who": ("name", "force-bid"), "names": ("name",), "effect": ("name", "offer"),
     "from": ("make-trumps", "auction"), "action": ("make-trumps",), "turned-down": ("make-trumps",),
-    "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps",),
+    "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps", "auction"), "stuck-from": ("auction",),
     "bids": ("auction",), "turns": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
     "next-dealer": ("throw-in",),
     "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",),
     "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
     "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
-    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",),
+    "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",), "all-sit-out": ("play",), "trumps-by": ("play",),
+    "may-trump": ("play",), "privileged-trumps": ("play",),
     "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
 }
 CALL_ONLY = ("turned-down", "no-trump", "low-no-trump")     # make-trumps with action: call
@@ -278,9 +289,58 @@ def _card_names(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("game", "cut-order", j), f"no card of rank {rank} in the pack"
 
 
+def _rank_orders(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Cards above the trump ace and orders by colour name ranks and cards of the pack, each
+    order every rank once (a rank left out would never win, one named twice is ambiguous)."""
+    deck, ranking = t["deck"], t["ranking"]
+    ranks = list(deck["ranks"])
+    cards = deck_cards(dict(deck, copies=1))
+    top = ranking.get("top-trumps") or []
+    fixed_ranks = [e["rank"] for e in top if "rank" in e]
+    named: list[str] = []
+    for i, entry in enumerate(top):
+        key = "rank" if "rank" in entry else "card"
+        value = entry[key]
+        if key == "rank" and value not in ranks:
+            yield ("ranking", "top-trumps", i, "rank"), f"no rank {value} in the pack (deck.ranks)"
+        if key == "card" and value not in cards:
+            yield ("ranking", "top-trumps", i, "card"), f"{value} is not in the pack"
+        if key == "card" and value == ranking.get("benny"):
+            yield ("ranking", "top-trumps", i, "card"), f"{value} is the Benny, which heads the trumps already"
+        if key == "rank" and value == "J" and ranking["bowers"]:
+            yield ("ranking", "top-trumps", i, "rank"), "the jack of trumps is the right bower (ranking.bowers): it cannot be a top trump too"
+        if f"{key}:{value}" in named:
+            yield ("ranking", "top-trumps", i), f"{value} is named twice"
+        named.append(f"{key}:{value}")
+    orders = ranking.get("colour-orders") or {}
+    colours = set(deck["colours"].values())
+    for kind, by_colour in orders.items():
+        for colour, order in by_colour.items():
+            where = ("ranking", "colour-orders", kind, colour)
+            if colour not in colours:
+                yield where, f"no suit of the pack is {colour} (deck.colours: {', '.join(sorted(colours))})"
+                continue
+            allowed = [ranks] + ([[r for r in ranks if r not in fixed_ranks]] if kind == "trump" and fixed_ranks else [])
+            if any(sorted(order) == sorted(a) for a in allowed):
+                continue
+            missing = [r for r in allowed[-1] if r not in order]
+            extra = [r for r in order if r not in ranks]
+            twice = sorted({r for r in order if order.count(r) > 1})
+            yield where, ("an order lists every rank of the pack once"
+                          + (" (the ranks top-trumps fixes may be left out)" if len(allowed) > 1 else "")
+                          + (f"; missing: {', '.join(missing)}" if missing else "")
+                          + (f"; not in the pack: {', '.join(extra)}" if extra else "")
+                          + (f"; twice: {', '.join(twice)}" if twice else ""))
+
+
 def _play_rules(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """Rules a partner's winning lifts must be rules the play has, in a game with partners."""
+    trumps_made = any(s["kind"] in ("make-trumps", "auction", "set-trumps", "name") for s in t["hand"])
     for i, step in enumerate(t["hand"]):
+        if step["kind"] == "play" and step.get("privileged-trumps") and not trumps_made:
+            yield ("hand", i, "privileged-trumps"), "no step makes a suit trumps, so no trump is privileged"
+        if step["kind"] == "play" and step.get("privileged-trumps", 0) >= len(t["deck"]["ranks"]):
+            yield ("hand", i, "privileged-trumps"), "every trump would be privileged: a trump lead would bind no one"
         frees = step.get("partner-winning-frees")
         if step["kind"] != "play" or not frees:
             continue
@@ -379,6 +439,80 @@ def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 
 
 AFTER_PLAY = ("maker-tricks", "defender-tricks", "self-tricks", "trick-sequence", "made", "reneged", "renege-claimed")
+
+
+MAKER_STEPS = ("make-trumps", "auction", "force-bid")       # the steps that can give the hand a maker
+SETTLED_KINDS = BIDDING_KINDS                                # skipped once trumps are made
+
+
+def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every step can run where it is placed. The interpreter passes over a bidding step once
+    trumps are made, and over a seat that is not there (the maker's, in a hand with no maker):
+    a step placed after a `set-trumps` with no condition, or a maker's step where no earlier
+    step can make a maker, would be accepted and never happen."""
+    fixed_by = None                   # an earlier set-trumps that always runs
+    maker_by = None                   # an earlier step that can make a maker
+    set_by = None                     # an earlier set-trumps
+    sit_out = False
+    always_by = None                  # an earlier step after which no hand goes on without trumps
+    unstrained = False                # an earlier bid that makes a maker without trumps
+    strained = {b["id"] for step in t["hand"] if step["kind"] == "auction" for b in step["bids"] if b.get("strain")}
+    bid_rounds: set[str] = set()      # the make-trumps steps before this one
+    for i, step in enumerate(t["hand"]):
+        kind, where = step["kind"], ("hand", i)
+        if kind != "play":            # a round not yet bid when the step is decided: the condition never holds
+            for path, condition in _conditions(step, where):
+                value = condition.get("round")
+                if isinstance(value, str) and value not in bid_rounds and any(
+                        s["id"] == value and s["kind"] == "make-trumps" for s in t["hand"]):
+                    yield path + ("round",), f"round {value!r} is not bid yet when this step runs: the condition never holds"
+        settles = kind in SETTLED_KINDS or (kind == "name" and step.get("effect") in ("proposal", "trumps"))
+        if fixed_by is not None and settles:
+            yield where, (f"this step never runs: trumps are always set before it (step {fixed_by!r} has no `when`), "
+                          "and a hand whose trumps are made skips its bidding")
+        no_maker = f"no step before it makes a maker ({', '.join(MAKER_STEPS)})"
+        if maker_by is None:
+            if kind == "give":
+                yield where, f"the partner's best goes to the maker, and {no_maker}"
+            if kind == "name" and step.get("effect") == "partner":
+                yield where + ("effect",), f"the maker calls a partner, and {no_maker}"
+            for key in ("who", "proposer", "responder"):
+                if step.get(key) in MAKER_REFS and not (kind == "name" and step.get("effect") == "partner"):
+                    yield where + (key,), f"{step[key]} names no seat: {no_maker}"
+            for j, take in enumerate(step.get("takes", []) if kind == "exchange" else []):
+                if take["who"] in MAKER_REFS:
+                    yield where + ("takes", j, "who"), f"{take['who']} names no seat: {no_maker}"
+            target = step.get("to")
+            if kind == "offer" and set_by is not None and ((isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
+                    target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners")))):
+                yield where + ("to",), f"this offer names the maker or his side, and {no_maker} (step {set_by!r} sets trumps with no maker)"
+        if kind == "play":
+            if step.get("trumps-by") and (fixed_by or always_by) is not None:
+                yield where + ("trumps-by",), (f"a hand reaches the play only with trumps made (step {fixed_by or always_by!r} "
+                                               "has no `when`): the first lead never fixes them")
+            if step.get("all-sit-out") and not sit_out:
+                yield where + ("all-sit-out",), "no seat can sit out before the play (no offer with effect: sit-out): remove it"
+            if maker_by is None:
+                for j, rule in enumerate(step["lead"]):
+                    if rule["seat"] in MAKER_REFS:
+                        yield where + ("lead", j, "seat"), f"{rule['seat']} names no seat: {no_maker}"
+        if kind == "offer" and step.get("effect") == "sit-out":
+            sit_out = True
+        if kind in MAKER_STEPS:
+            maker_by = step["id"]
+        if kind == "make-trumps":
+            bid_rounds.add(step["id"])
+        if kind == "auction" and not all(b.get("strain") for b in step["bids"]):
+            unstrained = True         # a maker may come without trumps (he names them later, or the lead does)
+        if kind == "force-bid" and step.get("bid") not in strained:
+            unstrained = True
+        if "when" not in step and always_by is None and (
+                (kind == "throw-in" and not unstrained) or (kind == "force-bid" and step.get("bid") in strained)):
+            always_by = step["id"]
+        if kind == "set-trumps":
+            set_by = set_by or step["id"]
+            if "when" not in step and fixed_by is None:
+                fixed_by = step["id"]
 
 
 def _too_early(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -705,9 +839,21 @@ def _holds_placeholder(node: Any) -> bool:
     return False
 
 
-def semantic_problems(table: dict[str, Any]) -> list[PathAndMessage]:
-    """Every cross-reference problem in a resolved table, as (path, message) pairs."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[PathAndMessage]:
+    """Every cross-reference problem in a resolved table, as (path, message) pairs.
+
+    ``partial``: the table fails its schema too, and the checks that can still read it report
+    alongside the schema's problems (an author learns every problem in one run); a check that
+    stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders)
-    return [problem for check in checks for problem in check(table)]
+    if not partial:
+        return [problem for check in checks for problem in check(table)]
+    found: list[PathAndMessage] = []
+    for check in checks:
+        try:
+            found += list(check(table))
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError):
+            continue
+    return found

@@ -166,6 +166,7 @@ def apply(table: dict[str, Any], chosen: list[Choice], locate, ledger: patches.L
     problems: list[tuple[Origin, str]] = []
     owners: dict[tuple[str, ...], Choice] = {}
     removals: list[tuple[Choice, int, str]] = []
+    replaced: list[tuple[Choice, int, dict[str, Any]]] = []
     for choice in chosen:
         patch = choice.patch
         for dotted, value in (patch.get("sets") or {}).items():
@@ -208,6 +209,9 @@ def apply(table: dict[str, Any], chosen: list[Choice], locate, ledger: patches.L
                 add_clause(table.setdefault("clauses", []), clause)
             except PatchError as exc:
                 problems.append((_origin(choice, ("clauses", index), locate), f"clause {clause['id']}: {exc}"))
+                continue
+            if clause.get("replaces"):
+                replaced.append((choice, index, clause))
     for choice, index, dotted in removals:
         origin = _origin(choice, ("remove", index), locate)
         try:
@@ -216,7 +220,26 @@ def apply(table: dict[str, Any], chosen: list[Choice], locate, ledger: patches.L
             problems.append((origin, f"cannot remove {dotted}: {exc}"))
             continue
         ledger.record(split(dotted), origin)
+    problems += _citing_replaced(table, replaced, locate)
     return problems
+
+
+def _citing_replaced(table: dict[str, Any], replaced: list[tuple[Choice, int, dict[str, Any]]],
+                     locate) -> list[tuple[Origin, str]]:
+    """A step still citing a clause an option replaced would cite nothing: the option that
+    replaces it re-points the step (``sets: {hand.<step>.clause: <new id>}``)."""
+    found = []
+    ids = {c["id"] for c in table.get("clauses", [])}
+    for choice, index, clause in replaced:
+        old = clause["replaces"]
+        if old in ids:
+            continue
+        for step in table.get("hand", []):
+            if isinstance(step, dict) and step.get("clause") == old:
+                found.append((_origin(choice, ("clauses", index, "replaces"), locate),
+                              f"step {step['id']} cites clause {old!r}, which this clause replaces: re-point it in the "
+                              f"same value (sets: {{hand.{step['id']}.clause: {clause['id']}}})"))
+    return found
 
 
 def add_clause(clauses: list[dict], clause: dict) -> None:
@@ -232,5 +255,8 @@ def add_clause(clauses: list[dict], clause: dict) -> None:
         raise PatchError(f"replaces unknown clause {target!r}")
     if any(existing == clause for existing in clauses):
         return                                  # the same clause, offered by two options
+    if any(existing["id"] == clause["id"] for existing in clauses):
+        raise PatchError(f"the table already has a clause {clause['id']!r}: an option's clause takes an id of its own, "
+                         f"with `replaces: {clause['id']}` to stand in the place of the one it changes")
     last_of_topic = max((i for i, c in enumerate(clauses) if c["topic"] == clause["topic"]), default=len(clauses) - 1)
     clauses.insert(last_of_topic + 1, clause)

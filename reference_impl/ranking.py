@@ -75,6 +75,12 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
     benny_mask = sum(1 << c for c in range(len(names)) if benny_name and base[c] == benny_name)
     master_mask = sum(1 << c for c in range(len(names)) if master_name and base[c] == master_name)
     strength_of = {rank: i for i, rank in enumerate(order)}
+    # Orders by colour ("highest in red, lowest in black"): a suit of a colour
+    # listed ranks its cards in that colour's order, as a plain suit or as trumps.
+    by_colour = ranking.get("colour-orders") or {}
+    plain_of = {s: _strengths(by_colour.get("plain", {}).get(colours.get(s, "")), strength_of) for s in suits}
+    trump_of = {s: _strengths(by_colour.get("trump", {}).get(colours.get(s, "")), plain_of[s]) for s in suits}
+    top = ranking.get("top-trumps") or []
     bowers = ranking["bowers"]
     contexts = n_suits + 2                                # each suit, then NT, then NL
     eff: list[tuple[int, ...]] = []
@@ -87,12 +93,16 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
             right = "J" + suits[trump]
             mates = [s for s in suits if s != suits[trump] and colours.get(s) == colours.get(suits[trump])]
             left = "J" + mates[0] if mates else ""
+        fixed = _top_trumps(top, suits[trump]) if trump >= 0 else {}
         ctx_eff, strength = [], []
         for c, name in enumerate(names):
             card = base[c]
-            natural = strength_of.get(notation.rank_of(card) or "", -1)
+            rank, suit = notation.rank_of(card) or "", notation.suit_of(card) or ""
+            natural = (trump_of if trump >= 0 and printed[c] == trump else plain_of).get(suit, strength_of).get(rank, -1)
             if trump >= 0 and benny_mask >> c & 1:
                 e, s = trump, 300
+            elif card in fixed:                           # a card above the trump ace, of the trump suit
+                e, s = trump, fixed[card]
             elif trump >= 0 and card == right:
                 e, s = trump, 200
             elif trump >= 0 and card == left:
@@ -125,6 +135,22 @@ def _compile_cards(names: list[str], suits: tuple[str, ...], ranking: Mapping[st
     return CardTables(tuple(eff), tuple(power), suit_mask, benny, master, benny_mask, master_mask,
                       nt.get("master-led", "leader-names-suit") == "leader-names-suit" if master >= 0 else False,
                       nt.get("master-play") == "any-time")
+
+
+def _strengths(ranks: Any, default: dict[str, int]) -> dict[str, int]:
+    """Rank -> place (lowest 0) from a colour's order, lowest first; ``default`` where none."""
+    return {rank: i for i, rank in enumerate(ranks)} if ranks else default
+
+
+def _top_trumps(top: list[Mapping[str, str]], trump: str) -> dict[str, int]:
+    """The cards ``ranking.top-trumps`` puts above the rest of ``trump`` (highest first): a
+    rank of the trump suit (the five, the jack of trumps) or a card trump in every suit (the
+    ace of hearts), each with its strength (below the Benny, above the bowers)."""
+    fixed: dict[str, int] = {}
+    for i, entry in enumerate(top):
+        card = entry["card"] if "card" in entry else entry["rank"] + trump
+        fixed.setdefault(card, 290 - i)
+    return fixed
 
 
 def trump_order(names: list[str], tables: CardTables, ctx: int) -> list[str]:

@@ -79,12 +79,15 @@ def _checked_located(located: Located) -> Located:
     return located
 
 
-def _chain(path: Path) -> tuple[Located, ...]:
-    """The checked files from ``path`` up through its ``extends`` parents."""
+def _chain(path: Path, checked: bool = True) -> tuple[Located, ...]:
+    """The checked files from ``path`` up through its ``extends`` parents (unchecked when
+    ``checked`` is false: the semantic checks of a table that fails its schema)."""
     chain: list[Located] = []
     seen: list[str] = []
     while True:
-        located = _checked_located(load_variant_file(path))
+        located = _checked_located(load_variant_file(path)) if checked else load_variant_file(path)
+        if not isinstance(located.data, dict):
+            raise SpecError(located.problem((), "a variant table must be a mapping"))
         data = located.data
         if data["id"] in seen:
             raise SpecError(located.problem(("extends",), "extends loop: " + " -> ".join(seen + [data["id"]])))
@@ -399,8 +402,7 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
                          for origin, message in located_problems])
     table["selected"] = {c.key: c.value for c in chosen}
     problems = table_problems(table, SCHEMA)
-    if not problems:
-        problems = semantic_problems(table)
+    problems += [p for p in semantic_problems(table, partial=bool(problems)) if p not in problems]
     if problems:
         label = ", ".join(f"{k}={opts.yaml_text(v)}" for k, v in table["selected"].items() if options and k in options)
         found = _blamed(problems, table, ledger, chain, _own_problems(merged_text))
@@ -412,6 +414,24 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     if key is not None and json.loads(text) == table:      # JSON keeps it exactly
         cache.write(RESOLVED_CACHE, key, {"table": table, "sha256": resolved.sha256})
     return resolved
+
+
+def problems_beyond_the_schema(path: str | Path) -> list[Problem]:
+    """The semantic problems of a table whose files fail their schema, as far as the checks
+    can read it (``validate`` reports them with the schema's, so that one run shows every
+    problem); empty where the table cannot be merged or its options applied at all."""
+    try:
+        chain = _chain(Path(path), checked=False)
+        data = json.loads(_merged_text(chain))
+        table, restrictions = data["table"], data["restrictions"]
+        _restrict(table, restrictions, chain)
+        chosen = _choose(table, {}, chain, restrictions["option-defaults"])
+        ledger = patches.Ledger()
+        if opts.apply(table, chosen, _locator(chain), ledger):
+            return []
+    except Exception:                   # a table too broken to merge: the schema's problems say why
+        return []
+    return _blamed(semantic_problems(table, partial=True), table, ledger, chain)
 
 
 def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedTable:

@@ -473,6 +473,10 @@ class State:
     def _legal_auction(self) -> list[str]:
         bids = self.rules.bids
         high = self.high_bid
+        step = self.step
+        if high < 0 and step.stuck_bids and step.stuck(self) == self.to_act and all(
+                s == self.to_act or self.auction_passed >> s & 1 for s in self.queue):
+            return [bids[i].token for i in step.stuck_bids]     # stuck: every other seat passed, no bid made
         return ["pass"] + [bids[i].token for i in self.step.bids if i > high and (bids[i].after < 0 or high >= bids[i].after)]
 
     def _apply_auction(self, action: str, arg: int) -> None:
@@ -513,6 +517,8 @@ class State:
         r = self.rules
         self.bid, self.maker = bid, seat
         self.events.append(("contract", r.bids[bid].id, seat))
+        if r.bids[bid].alone:            # a lone bid is alone from the moment it wins, before trumps are named
+            self._go_alone()
         if r.bids[bid].strain >= 0:
             self._make_trump(r.bids[bid].strain, seat)
 
@@ -542,7 +548,7 @@ class State:
         r = self.rules
         self.trump, self.maker = context, maker
         self.events.append(("trump", r.strain_names[context], maker))
-        if self.bid >= 0 and r.bids[self.bid].alone:
+        if self.bid >= 0 and r.bids[self.bid].alone and not self.alone:
             self._go_alone()
         self._next()
 
@@ -646,12 +652,18 @@ class State:
 
     # exchange -------------------------------------------------------------------------------------------
     def _begin_exchange(self, step: Step) -> bool:
-        if self.maker < 0:
-            return False
+        # A take whose seat is not there (the maker's, where trumps were set with no maker) is
+        # passed over; the others are offered as written (the dealer takes the upcard after
+        # `set-trumps` as after a bidding round). The semantic checks refuse a take that can
+        # never find its seat.
         self.discards = []
         self.discard_limit, self.discard_free, self.resume = self.rules.full_mask, step.may_discard_taken, AFTER_EXCHANGE
-        self.pending = [take for take in step.takes if take.when(self, -1, -1) and (
-            step.sitting_out_takes or self.active >> take.who(self) & 1)]
+        pending = []
+        for take in step.takes:
+            seat = take.who(self)
+            if seat >= 0 and take.when(self, -1, -1) and (step.sitting_out_takes or self.active >> seat & 1):
+                pending.append(take)
+        self.pending = pending
         return self._continue_exchange()
 
     def _continue_exchange(self) -> bool:
@@ -889,25 +901,42 @@ class State:
     # the play ------------------------------------------------------------------------------------------
     def _begin_play(self, step: Step) -> bool:
         r = self.rules
-        start = r.left[self.dealer]
-        if self.maker >= 0:
-            for when, leader in step.lead:
-                if when(self, -1, -1):
-                    start = leader(self)
-                    break
         active = self.active
-        while not active >> start & 1:
-            start = r.left[start]
-        self.next_of = [0] * r.n
-        for seat in range(r.n):
-            nxt = r.left[seat]
+        if not active:                   # every seat sat out: the hand is void (the play step's rule)
+            self._throw_in(same_dealer=step.same_dealer)
+            return True
+        start = r.left[self.dealer]
+        for when, leader in step.lead:   # the first rule that holds and names a seat (a maker's seat
+            if when(self, -1, -1):       # names none in a hand with no maker)
+                seat = leader(self)
+                if seat >= 0:
+                    start = seat
+                    break
+        start = self._next_active(start)
+        if self.trump < 0 and not step.trumps_by_lead:
+            raise SpecError(f"{r.id}: the play begins with no trumps made, and its step does not take them from the lead")
+        left = r.left
+        next_of = [0] * r.n
+        for seat in range(r.n):          # ends: ``active`` holds a seat (checked above), and left is one cycle
+            nxt = left[seat]
             while not active >> nxt & 1:
-                nxt = r.left[nxt]
-            self.next_of[seat] = nxt
+                nxt = left[nxt]
+            next_of[seat] = nxt
+        self.next_of = next_of
         self.n_active = bin(active).count("1")
         self.leader = start
         self.trick, self.led = [], -1
         return self._wait(M_FREE_PLAY if step.renege else M_PLAY, PLAY_PHASE, start)
+
+    def _next_active(self, seat: int) -> int:
+        """``seat`` if it plays, else the first seat to its left that does: bounded by the
+        number of seats, so that a hand with no one left to play raises instead of spinning."""
+        r, active = self.rules, self.active
+        for _ in range(r.n):
+            if active >> seat & 1:
+                return seat
+            seat = r.left[seat]
+        raise SpecError(f"{r.id}: no seat is left to play the hand")
 
     def _playable(self) -> int:
         """The bitmask of cards the seat to act may play: follow the effective suit led if
@@ -957,8 +986,12 @@ class State:
         if follow:
             if r.master_any_time and trump >= r.NT:
                 follow |= hand & r.master_bit
+            if step.privileged and self.led == trump and not follow & ~self._excused(follow):
+                return hand                            # only privileged trumps above the card led: free
             if head:
-                return self._beating(follow) or follow
+                follow = self._beating(follow) or follow
+            if step.trump_any_time and self.led != trump and trump < r.NT:
+                follow |= hand & r.suit_mask[trump][trump]
             return follow
         if trump >= r.NT:                              # no trump suit: nothing more to require
             return hand
@@ -968,6 +1001,21 @@ class State:
         if overtrump and any(r.eff[trump][c] == trump for _, c in self.trick):
             trumps = self._beating(trumps) or trumps
         return trumps if must_trump else (hand & ~r.suit_mask[trump][trump]) | trumps
+
+    def _excused(self, trumps: int) -> int:
+        """The privileged trumps of ``trumps`` that rank above the trump led: they need not
+        follow it (the top trumps' right to renege)."""
+        trump = self.trump
+        power = self.rules.power[trump][trump]
+        led = power[self.trick[0][1]]
+        excused = 0
+        cards = trumps & self.step.privileged[trump]
+        while cards:
+            low = cards & -cards
+            if power[low.bit_length() - 1] > led:
+                excused |= low
+            cards ^= low
+        return excused
 
     def _partner_winning(self) -> bool:
         """Whether a partner of the seat to act holds the trick as it stands."""
@@ -1002,6 +1050,8 @@ class State:
             self.events.append(("partner", seat))
         trick = self.trick
         if not trick:
+            if self.trump < 0:                 # trumps by the first lead: its suit is trumps
+                self._trumps_by_lead(card)
             led = self.rules.eff[self.trump][card]
             if led < 0 and self.rules.master_names_suit:
                 trick.append((seat, card))
@@ -1013,6 +1063,11 @@ class State:
             self._finish_trick()
         else:
             self.to_act = self.next_of[seat]
+
+    def _trumps_by_lead(self, card: int) -> None:
+        r = self.rules
+        self.trump = r.printed_suit[card]
+        self.events.append(("trump", r.strain_names[self.trump], self.maker))
 
     def _legal_master(self) -> list[str]:
         return list(self.rules.name_token[:self.rules.NT])

@@ -86,10 +86,11 @@ class Step:
     # auction
     bids: tuple[int, ...] = ()                       # indices into Rules.bid_list
     until_passed: bool = True
+    stuck_bids: tuple[int, ...] = ()                 # auction: what the stuck seat may bid (it may not pass)
     # force-bid, set-trumps, throw-in
     bid: int = -1
     trumps: int = -1
-    same_dealer: bool = False
+    same_dealer: bool = False                        # throw-in, offer (misdeal), play (every seat sat out)
     # offer
     queue: int = -1                                  # a QUEUE_*, or -1 for the single seat `target`
     target: SeatFunction = nobody
@@ -122,6 +123,9 @@ class Step:
     must_trump: bool = False             # a seat void in the suit led must play a trump if able
     must_overtrump: bool = False         # a trump played to a trick holding one must beat it if able
     partner_frees: tuple[bool, bool, bool] = (False, False, False)   # head, trump, overtrump lifted while a partner wins
+    trump_any_time: bool = False         # a seat that can follow a plain suit led may trump instead (may-trump: always)
+    privileged: tuple[int, ...] = ()     # per trump context: the trumps that need not follow a lower trump led
+    trumps_by_lead: bool = False         # trumps not yet made: the suit of the first card led is trumps
 
 
 NO_STEP = Step(id="", kind=-1, phase="", clause=None, when=always)   # the step of a state between hands
@@ -169,8 +173,11 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                     first + ids.index(bid["after"]) if bid.get("after") else -1))
                 if bid.get("enabled", True):
                     enabled.append(position)
+            stuck_at = ids.index(spec.get("stuck-from", ids[0])) if spec.get("stuck") else len(ids)
             step = Step(phase=phase or "auction", start=seat_function(rules, spec["from"]), bids=tuple(enabled),
-                        until_passed=spec.get("turns", "until-passed") == "until-passed", **common)
+                        until_passed=spec.get("turns", "until-passed") == "until-passed",
+                        stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else nobody,
+                        stuck_bids=tuple(range(first + stuck_at, first + len(ids))), **common)
         elif kind == FORCE_BID:
             position = next(i for i, b in enumerate(rules.bid_list) if b.id == spec["bid"])
             step = Step(phase=phase or "", who=seat_function(rules, spec["who"]), bid=position, **common)
@@ -211,11 +218,29 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                          for rule in spec["lead"])
             must = set(spec.get("must", ()))
             frees = set(spec.get("partner-winning-frees", ()))
-            step = Step(phase=phase or "play", lead=lead, strict=bool(must), must_head="head" in must,
+            any_time = spec.get("may-trump") == "always"
+            privileged = _privileged(rules, spec.get("privileged-trumps", 0))
+            step = Step(phase=phase or "play", lead=lead, same_dealer=spec.get("all-sit-out") == "void-same-dealer",
+                        strict=bool(must) or any_time or bool(privileged), trump_any_time=any_time,
+                        trumps_by_lead=spec.get("trumps-by") == "first-lead",
+                        privileged=privileged, must_head="head" in must,
                         must_trump="trump" in must, must_overtrump="overtrump" in must,
                         partner_frees=("head" in frees, "trump" in frees, "overtrump" in frees), **common)
         steps.append(step)
     return tuple(steps)
+
+
+def _privileged(rules: "Rules", count: int) -> tuple[int, ...]:
+    """For each trump suit, the bitmask of its ``count`` highest trumps (every copy of each)."""
+    if not count:
+        return ()
+    masks = []
+    for ctx in range(len(rules.suits)):
+        power = rules.cards.power[ctx][ctx]
+        members = [c for c in range(len(power)) if rules.cards.eff[ctx][c] == ctx]
+        strengths = sorted({power[c] for c in members}, reverse=True)[:count]
+        masks.append(sum(1 << c for c in members if power[c] in strengths))
+    return tuple(masks)
 
 
 def offer_tokens(table: Mapping[str, Any]) -> set[str]:

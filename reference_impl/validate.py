@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import Problem, SpecError
 from .options import choice_for, meets, satisfying, values_of
-from .resolve import resolve_file
+from .resolve import problems_beyond_the_schema, resolve_file
 
 
 def option_trials(table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -45,7 +45,11 @@ def variant_problems(path: str | Path) -> list[Problem]:
     try:
         resolved = resolve_file(path)
     except SpecError as exc:
-        return exc.problems
+        problems = list(exc.problems)
+        seen = {(p.file, p.path) for p in problems}
+        # The file's schema stopped the resolution: the semantic checks still read what they can.
+        problems += [p for p in problems_beyond_the_schema(path) if (p.file, p.path) not in seen]
+        return sorted(problems, key=lambda p: (p.file, p.line or 0))
     problems: list[Problem] = []
     for selection in option_trials(resolved.table):
         try:

@@ -98,6 +98,12 @@ def play_rules_words(step: Mapping[str, Any]) -> str:
     if "overtrump" in must:
         text += (", overtrumping a trick already trumped if he can" if "trump" in must
                  else "; a player who trumps a trick already trumped must overtrump it if he can")
+    if step.get("may-trump") == "always":
+        text += ", or trump instead if he likes"
+    privileged = step.get("privileged-trumps")
+    if privileged:
+        text += (f"; to a trump led, the {number_word(privileged)} highest trumps need not be played to a lower trump:"
+                 " a player whose only trumps are among them, each higher than the card led, may play any card")
     frees = step.get("partner-winning-frees") or []
     if frees:
         named = {"head": "head the trick", "trump": "trump", "overtrump": "overtrump"}
@@ -498,8 +504,12 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         kinds = "in a suit or no-trumps" if "NT" in strains and strains - {"NT", None} else "in a suit" if strains - {None} else ""
         turns = ("once each" if step.get("turns") == "once"
                  else "round and round until all but one have passed")
+        stuck = (f" If every other player has passed, {seat_ref(step['stuck'], words)} may not pass and must bid"
+                 + (f" {words.bid_html(str(step['stuck-from']))} or more" if step.get("stuck-from") else "") + "."
+                 if step.get("stuck") else "")
         return (f"{prefix}An auction from {seat_ref(step.get('from'), words)}, {turns}: each bids {span}"
-                + (f" {kinds}" if kinds else "") + f", higher than the last bid, or passes; the highest bidder becomes {words.maker}.")
+                + (f" {kinds}" if kinds else "") + f", higher than the last bid, or passes; the highest bidder becomes {words.maker}."
+                + stuck)
     if kind == "force-bid":
         who = seat_ref(step.get('who'), words)
         return f"{prefix}{'if no one bids, ' if bidding_before else ''}{who} is given the bid {words.bid_html(str(step.get('bid')))}."
@@ -542,7 +552,14 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
     if kind == "give":
         return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
     if kind == "play":
-        return f"{prefix}the tricks are played, {lead_words(step, table, words)}."
+        text = f"{prefix}the tricks are played, {lead_words(step, table, words)}."
+        if step.get("trumps-by") == "first-lead":
+            text += " If no trumps were made before the play, the suit of the first card led is trumps."
+        if step.get("all-sit-out") or any(s.get("kind") == "offer" and s.get("effect") == "sit-out" and isinstance(
+                s.get("to"), dict) and s["to"].get("seats") == "everyone" for s in table.get("hand") or []):
+            again = "the same dealer" if step.get("all-sit-out") == "void-same-dealer" else "the next dealer"
+            text += f" If every player has dropped out, the hand is void: nothing is scored and {again} deals again."
+        return text
     if kind == "propose":
         proposer, responder = seat_ref(step.get("proposer"), words), seat_ref(step.get("responder"), words)
         least = (step.get("exchange") or {}).get("proposer-at-least")

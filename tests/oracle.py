@@ -37,6 +37,27 @@ def rank_value(table: dict[str, Any], card: str) -> int:
     return NATURAL.index(rank) - len(NATURAL) if rank in NATURAL else -len(NATURAL) - 1
 
 
+def _colour_rank(table: dict[str, Any], card: str, kind: str) -> int:
+    """A card's place in its colour's order (``ranking.colour-orders``, ``plain`` or
+    ``trump``), else in the pack's order; a trump colour without its own order ranks as plain."""
+    colour = table["deck"]["colours"].get(_suit(card))
+    orders = table["ranking"].get("colour-orders") or {}
+    for which in ((kind, "plain") if kind == "trump" else ("plain",)):
+        listed = (orders.get(which) or {}).get(colour)
+        if listed:
+            return listed.index(_rank(card)) if _rank(card) in listed else -1
+    return rank_value(table, card)
+
+
+def _top_trump(table: dict[str, Any], card: str, trump: str) -> int | None:
+    """The place of a card among ``ranking.top-trumps`` (0 the highest) when ``trump`` is
+    trumps, or None."""
+    for i, entry in enumerate(table["ranking"].get("top-trumps") or []):
+        if _plain(card) == entry.get("card") or _plain(card) == entry.get("rank", "") + trump:
+            return i
+    return None
+
+
 def _left_bower_suit(table: dict[str, Any], trump: str) -> str:
     colours = table["deck"]["colours"]
     return next(s for s in table["deck"]["suits"] if s != trump and colours[s] == colours[trump])
@@ -60,7 +81,7 @@ def effective_suit(table: dict[str, Any], card: str, trump: str) -> str | None:
     card = _plain(card)
     if trump in (NT, NL):
         return None if card in (master(table), "JK") else _suit(card)
-    if card == benny(table):
+    if card == benny(table) or _top_trump(table, card, trump) is not None:
         return trump
     if has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
         return trump
@@ -71,16 +92,19 @@ def trump_strength(table: dict[str, Any], card: str, trump: str) -> int:
     """Higher is stronger: the Benny, the right bower, the left bower, then by rank."""
     card = _plain(card)
     if card == benny(table):
-        return 100
+        return 200
+    top = _top_trump(table, card, trump)
+    if top is not None:
+        return 150 - top
     if has_bowers(table) and card == "J" + trump:
         return 99
     if has_bowers(table) and card == "J" + _left_bower_suit(table, trump):
         return 98
-    return rank_value(table, card)
+    return _colour_rank(table, card, "trump")
 
 
 def plain_strength(table: dict[str, Any], card: str, trump: str = "") -> int:
-    rank = rank_value(table, card)
+    rank = _colour_rank(table, card, "plain")
     return -rank if trump == NL else rank
 
 
@@ -142,11 +166,20 @@ def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[
         seat = len(trick) + 100
         return {card for card in cards if trick_winner(table, trump, trick + [(seat, card)], named) == seat}
 
+    trumps = {card for card in hand if trump not in (NT, NL) and effective_suit(table, card, trump) == trump}
+    if follow and led == trump and play.get("privileged-trumps"):
+        ranked = sorted({trump_strength(table, c, trump) for c in table_cards(table)
+                         if effective_suit(table, c, trump) == trump}, reverse=True)
+        top = ranked[:play["privileged-trumps"]]
+        led_strength = trump_strength(table, trick[0][1], trump)
+        if all(trump_strength(table, c, trump) in top and trump_strength(table, c, trump) > led_strength for c in follow):
+            return set(hand)                    # only privileged trumps above the card led: they may renege
     if follow:
         if "head" in must and winners(follow):
-            return winners(follow)
+            follow = winners(follow)
+        if play.get("may-trump") == "always" and led != trump:
+            return follow | trumps
         return follow
-    trumps = {card for card in hand if trump not in (NT, NL) and effective_suit(table, card, trump) == trump}
     if trumps:
         trumped = any(effective_suit(table, card, trump) == trump for _, card in trick)
         if "overtrump" in must and trumped and winners(trumps):
@@ -155,6 +188,13 @@ def legal_plays(table: dict[str, Any], trump: str, hand: list[str], trick: list[
             return trumps
         return {card for card in hand if effective_suit(table, card, trump) != trump} | trumps
     return set(hand)
+
+
+def table_cards(table: dict[str, Any]) -> list[str]:
+    """Every card of the pack (one of each), read from the deck as written."""
+    deck = table["deck"]
+    cards = [rank + suit for suit in deck["suits"] for rank in deck["ranks"]] + list(deck.get("extra", []))
+    return [c for c in cards if c not in deck.get("without", [])]
 
 
 def units(table: dict[str, Any]) -> list[list[int]]:

@@ -67,8 +67,10 @@ def test_fuzz_and_identify_agree_with_the_js_engine(tmp_path):
                     reason="Node.js (`node`) is not installed: the JavaScript engine cannot run")
 def test_js_engine_refuses_card_rules_it_does_not_play():
     """The engine plays a single pack in the usual rank order with follow suit the only rule
-    of play: sent a table with copies, cards left out, another rank order or `must` rules, it
-    answers `unsupported` rather than playing other rules than the table's."""
+    of play: sent a table with copies, cards left out, another rank order, `must` rules, or
+    any ranking key, play rule or kind of step it does not read (top trumps, orders by colour,
+    trumping at will, the right to renege, trumps set with no bidding), it answers
+    `unsupported` rather than playing other rules than the table's."""
     import copy
 
     from reference_impl.resolve import resolve
@@ -79,6 +81,13 @@ def test_js_engine_refuses_card_rules_it_does_not_play():
         "without": lambda t: t["deck"].update(without=["9C"]),
         "order": lambda t: t["deck"].update(ranks=["9", "T", "J", "Q", "A", "K"]),
         "must": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update(must=["head"]),
+        # Issue 37's mechanisms, and any key of the play step or ranking it does not read:
+        "top-trumps": lambda t: t["ranking"].update({"top-trumps": [{"rank": "9"}]}),
+        "colour-orders": lambda t: t["ranking"].update({"colour-orders": {"plain": {"red": ["A", "9", "T", "J", "Q", "K"]}}}),
+        "may-trump": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update({"may-trump": "always"}),
+        "privileged-trumps": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update({"privileged-trumps": 2}),
+        "renege": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update(renege="allowed"),
+        "set-trumps": lambda t: t["hand"].insert(0, {"id": "clubs", "kind": "set-trumps", "trumps": "C"}),
     }
     messages = [{"id": 1, "type": "hello", "protocol": 1, "protocol_version": "1.1.0"},
                 {"id": 2, "type": "rules", "variant": "euchre", "options": {}, "sha256": "0" * 64, "table": table}]

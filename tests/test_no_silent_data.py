@@ -311,6 +311,10 @@ STUCK_IN_ROUND_1 = put("hand.round-1.stuck", "dealer")
 EVERY_LONE_MADE = put("scoring.rows.lone-made.award.0.points", 1)
 
 
+THROW_UP = {"id": "throw-up", "kind": "offer", "to": {"seats": "everyone", "from": "eldest"}, "accept": "drop",
+            "decline": "stay", "effect": "sit-out", "stop": "never"}     # every seat may throw up its hand
+
+
 def _prose(variant: str, dotted: str) -> Shown:
     return Shown(variant, put(dotted, SENTINEL), SENTINEL)
 
@@ -618,6 +622,19 @@ PROBES.update({
     "step.points": Plays("ecarte", put("hand.king-marked.points", 3)),
     "step.low-no-trump": Plays("euchre", put("hand.round-2.low-no-trump", True)),
     "step.renege": Plays("euchre", put("hand.play.renege", "allowed")),
+    "step.may-trump": Plays("spoil-five", put("hand.play.may-trump", "when-void")),
+    "step.privileged-trumps": Plays("spoil-five", drop("hand.play.privileged-trumps")),
+    "ranking.top-trumps": Plays("spoil-five", put("ranking.top-trumps", [{"rank": "5"}, {"rank": "J"}])),
+    "top-trump.rank": Plays("spoil-five", put("ranking.top-trumps.0.rank", "4"), base=drop("ranking.colour-orders.trump")),
+    "top-trump.card": Plays("spoil-five", put("ranking.top-trumps.2.card", "AD")),
+    "ranking.colour-orders.plain": Plays("spoil-five", put("ranking.colour-orders.plain.black",
+                                                           ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"])),
+    "ranking.colour-orders.trump": Plays("spoil-five", put("ranking.colour-orders.trump.black",
+                                                           ["2", "3", "4", "6", "7", "8", "9", "T", "Q", "K", "A"])),
+    "step.stuck-from": Plays("napoleon", put("hand.bidding.stuck-from", "3"), options={"all-pass": "dealer-must-bid"}),
+    "step.trumps-by": Refused("euchre", put("hand.play.trumps-by", "first-lead"), "the first lead never fixes them"),
+    "step.all-sit-out": Plays("five-card-loo", put("hand.play.all-sit-out", "void-same-dealer"),
+                              base=lambda t: t["hand"].insert(1, copy.deepcopy(THROW_UP))),
     "step.partner-winning-frees": Plays("euchre", put("hand.play.partner-winning-frees", ["trump"]),
                                         base=put("hand.play.must", ["trump"])),
     "option.trickster.name": Meta("the name of the Trickster Cards setting an option stands for, shown on the "
@@ -662,6 +679,7 @@ VALUE_WALK: list[tuple[str, str, str]] = [        # (variant, where in its table
     ("three-hand-dummy", "hand.exchange.takes.0.from", "take.from"), ("euchre", "game.direction", "game.direction"),
     ("five-hundred", "ranking.no-trump.master-play", "ranking.no-trump.master-play"),
     ("euchre", "hand.round-2.turned-down", "step.turned-down"), ("euchre", "hand.play.renege", "step.renege"),
+    ("spoil-five", "hand.play.may-trump", "step.may-trump"),
 ]
 
 # A value that plays as the table's own does here, and why that is right (not silent).
@@ -919,3 +937,130 @@ def test_a_lone_defenders_seat_guarded_by_its_condition_is_accepted(tmp_path):
     lead = [{"when": {"defender-alone": True}, "seat": "defender-alone"}, {"when": {"alone": True}, "seat": "maker-left"},
             {"seat": "eldest"}]
     assert variant_problems(standalone("euchre", {}, put("hand.play.lead", lead), tmp_path)) == []
+
+
+# -- step placement: no step a table writes is passed over without validate refusing it -----------
+def _sample_steps() -> dict[str, dict]:
+    """One step of each kind, as a table of the catalogue writes it (its clause left out)."""
+    from reference_impl.catalog import variant_ids
+    samples: dict[str, dict] = {}
+    for variant in variant_ids():
+        for step in resolve(variant).table["hand"]:
+            if step["kind"] not in samples:
+                sample = {k: v for k, v in step.items() if k != "clause"}
+                samples[step["kind"]] = dict(sample, id="placed", phase="placed")
+    # Buck Euchre's clubs-turned rule would say again what Loo's upcard already does: a step
+    # that runs and repeats the table (not one passed over); no-trumps shows either way.
+    samples["set-trumps"] = {"id": "placed", "kind": "set-trumps", "trumps": "NT"}
+    return samples
+
+
+SAMPLES = _sample_steps()
+# Before and after an unconditional set-trumps (Loo), before the bidding (Euchre), after a
+# set-trumps with a condition (Buck Euchre's clubs turned).
+HOSTS = [("five-card-loo", 0), ("five-card-loo", 1), ("euchre", 0), ("buck-euchre", 1)]
+PLACEMENTS = [(kind, host, at) for kind in sorted(SAMPLES) for host, at in HOSTS]
+
+
+def _placed(kind: str, at: int) -> Edit:
+    def run(t: dict) -> None:
+        step = copy.deepcopy(SAMPLES[kind])
+        if kind in ("set-trumps", "throw-in", "force-bid"):      # kinds that wait for no one have no phase
+            step.pop("phase", None)
+        t["hand"].insert(at, step)
+    return run
+
+
+def test_every_step_kind_has_a_sample():
+    from reference_impl.steps import KINDS
+    assert set(SAMPLES) == set(KINDS), sorted(set(KINDS) - set(SAMPLES))
+
+
+@pytest.mark.parametrize("kind, host, at", PLACEMENTS, ids=[f"{k}@{h}:{a}" for k, h, a in PLACEMENTS])
+def test_a_step_placed_anywhere_plays_or_is_refused(kind, host, at, tmp_path):
+    """A step of each kind put before or after a hand's `set-trumps` (trumps with no maker),
+    and before the bidding: the table is refused at a line, or plays differently from the
+    table without it. (Before issue 37 an exchange after `set-trumps` was accepted and never
+    offered.)"""
+    base = rules_of(standalone(host, {}, same, tmp_path / "base"))
+    path = standalone(host, {}, _placed(kind, at), tmp_path / "placed")
+    problems = variant_problems(path)
+    if problems:
+        assert all(p.file == str(path) and p.line for p in problems), problems
+        return
+    assert first_difference(base, rules_of(path), None) is not None, (
+        f"a {kind} step at {host}:hand[{at}] is accepted and never changes the play: silent data")
+
+
+def test_the_dealer_takes_the_upcard_after_set_trumps(tmp_path):
+    """The issue's table: trumps turned with no maker, then the dealer may take the upcard."""
+    take = {"id": "dealer-pickup", "kind": "exchange", "takes": [{"who": "dealer", "from": "upcard", "optional": True}]}
+    rules = rules_of(standalone("five-card-loo", {}, lambda t: t["hand"].insert(1, take), tmp_path))
+    state = _first_hand(rules, dealer=0)
+    assert (state.phase, state.to_act, state.legal_actions()) == ("take-offer", 0, ["pass", "take"])
+    upcard = rules.card_names[state.upcard]
+    state.apply("take")
+    assert state.phase == "discard" and f"discard:{upcard}" in state.legal_actions()
+
+
+def test_a_maker_step_with_no_maker_is_refused(tmp_path):
+    """After trumps set with no maker no seat is the maker: a take by the maker is refused at
+    its line (it would be passed over every hand)."""
+    take = {"id": "widow", "kind": "exchange", "takes": [{"who": "maker", "from": "upcard"}]}
+    path = standalone("five-card-loo", {}, lambda t: t["hand"].insert(1, take), tmp_path)
+    found = [p for p in variant_problems(path) if "no step before it makes a maker" in p.message]
+    assert found and found[0].path == "$.hand[1].takes[0].who" and found[0].line, found
+
+
+def _all_out_rules(tmp_path: Path, rule: str | None) -> Rules:
+    def edit(t: dict) -> None:
+        t["hand"].insert(1, copy.deepcopy(THROW_UP))
+        if rule:
+            t["hand"][-1]["all-sit-out"] = rule
+    return rules_of(standalone("five-card-loo", {}, edit, tmp_path))
+
+
+@pytest.mark.parametrize("rule, next_dealer", [(None, 1), ("void-deal-passes", 1), ("void-same-dealer", 0)])
+def test_a_hand_every_seat_sits_out_of_is_void(rule, next_dealer, tmp_path):
+    """Every seat throws up its hand: the hand is void (nothing scored) and dealt again, by the
+    next dealer unless the play step says the same one (before issue 37 the play spun for ever)."""
+    rules = _all_out_rules(tmp_path, rule)
+    state = _first_hand(rules, dealer=0)
+    for seat in (1, 2, 3, 4, 0):
+        assert (state.phase, state.to_act) == ("throw-up", seat)
+        state.apply("drop")
+    assert state.is_chance_node() and state.dealer == next_dealer and state.hand_number == 1
+    assert state.scores == [0] * 5 and ("throw-in", 1) in state.events
+
+
+def test_no_one_left_to_play_raises_rather_than_spins(tmp_path):
+    """The interpreter's own bound: a hand reaching the play with no seat in it (which the
+    play step's rule prevents) raises a clear error instead of looping."""
+    from reference_impl.errors import SpecError
+    rules = _all_out_rules(tmp_path, None)
+    state = _first_hand(rules, dealer=0)
+    state.active = 0
+    with pytest.raises(SpecError, match="no seat is left to play"):
+        state._next_active(0)
+
+
+def test_all_sit_out_without_a_sit_out_offer_is_refused(tmp_path):
+    path = standalone("five-card-loo", {}, put("hand.play.all-sit-out", "void-same-dealer"), tmp_path)
+    found = [p for p in variant_problems(path) if "no seat can sit out" in p.message]
+    assert found and found[0].path == "$.hand[1].all-sit-out" and found[0].line, found
+
+
+def test_the_placement_walk_goes_red_when_a_step_is_passed_over(monkeypatch, tmp_path):
+    """The walk can fail: with the interpreter passing over an exchange in a hand with no maker
+    again (the defect of issue 37), the exchange placed after Loo's set-trumps is reported."""
+    from reference_impl import state as state_module
+    from reference_impl.steps import EXCHANGE
+    honoured = state_module._BEGIN[EXCHANGE]
+
+    def skipped_without_a_maker(state: State, step) -> bool:
+        return False if state.maker < 0 else honoured(state, step)
+    monkeypatch.setitem(state_module._BEGIN, EXCHANGE, skipped_without_a_maker)
+    monkeypatch.setitem(SAMPLES, "exchange", {"id": "placed", "kind": "exchange",
+                                              "takes": [{"who": "dealer", "from": "upcard", "optional": True}]})
+    with pytest.raises(AssertionError, match="silent data"):
+        test_a_step_placed_anywhere_plays_or_is_refused("exchange", "five-card-loo", 1, tmp_path)

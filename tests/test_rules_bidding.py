@@ -142,3 +142,21 @@ def test_benny_upcard_turned_down_makes_the_named_suit_the_turned_down_suit():
     act(state, "name:D pass pass pass pass")
     assert state.observation()["turned_down"] == "D"
     assert "call:D" not in state.legal_actions()
+
+
+def test_a_lone_bid_is_alone_as_soon_as_it_wins_the_auction():
+    """Bid Euchre's moon (a bid with alone: true and no strain): the bidder plays alone from
+    the moment the auction is won, before he names trumps; his partner sits out at once
+    (issue 37: `alone` stayed false until trumps were named)."""
+    import random as _random
+    from reference_impl import load_rules, new_game
+    rules = load_rules("bid-euchre")
+    state = new_game(rules, dealer=0)
+    state.deal_random(_random.Random(37))
+    assert state.phase == "auction" and state.to_act == 1
+    state.apply("bid:moon")
+    for _ in range(3):
+        state.apply("pass")
+    assert (state.phase, state.maker, state.trump) == ("name-trumps", 1, -1)
+    seen = state.observation()
+    assert seen["alone"] is True and seen["sitting_out"] == [3], seen

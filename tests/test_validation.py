@@ -340,3 +340,20 @@ def test_a_condition_on_tricks_before_any_trick_is_refused(tmp_path):
                        "{id: going-alone, kind: offer, phase: alone, when: {maker-tricks: 0}, to: maker,")
     found = [p for p in variant_problems(path) if "no trick has been played when this is decided" in p.message]
     assert found and found[0].path.endswith(".when.maker-tricks") and found[0].line == line_of(path, "when: {maker-tricks: 0}")
+
+
+def test_schema_and_semantic_problems_are_reported_in_one_run(tmp_path):
+    """A table with a schema error (a count that is not a number) and a semantic one (a
+    bidding round starting from the maker, who is not known yet) shows both, each at its
+    line: an author does not pay a run per problem (issue 37)."""
+    path = broken_copy(tmp_path, "  count: 4\n", "  count: four\n")
+    text = path.read_text(encoding="utf-8")
+    round_1 = text.index("id: round-1")
+    start = text.index("from: eldest", round_1)
+    path.write_text(text[:start] + "from: maker" + text[start + len("from: eldest"):], encoding="utf-8")
+    problems = variant_problems(path)
+    by_path = {p.path: p for p in problems}
+    assert "'four' is not of type 'integer'" in by_path["$.players.count"].message
+    assert by_path["$.players.count"].line == line_of(path, "count: four")
+    semantic = [p for p in problems if "is not known before trumps are made" in p.message]
+    assert semantic and semantic[0].file == str(path) and semantic[0].line == line_of(path, "from: maker"), problems

@@ -65,10 +65,27 @@ function cardRulesBeyond(table) {
   const ranks = deck.ranks || [];
   const start = USUAL_RANKS.indexOf(ranks[0]);
   if (start < 0 || ranks.some((r, i) => USUAL_RANKS[start + i] !== r)) return `the rank order ${ranks.join(' ')}`;
-  const play = (table.hand || []).find((s) => s.kind === 'play');
-  if (play && (play.must || []).length) return `the play rules must: ${play.must.join(', ')}`;
+  const ranking = table.ranking || {};
+  for (const key of Object.keys(ranking)) {
+    if (!KNOWN_RANKING.includes(key)) return `the ranking rule ${key}`;
+  }
+  for (const step of table.hand || []) {
+    if (!KNOWN_STEP_KINDS.includes(step.kind)) return `a hand step of kind ${step.kind} (${step.id})`;
+    if (step.kind !== 'play') continue;
+    if ((step.must || []).length) return `the play rules must: ${step.must.join(', ')}`;
+    for (const key of Object.keys(step)) {
+      if (!KNOWN_PLAY_KEYS.includes(key)) return `the play rule ${key}: ${JSON.stringify(step[key])}`;
+    }
+  }
   return null;
 }
+
+// What this engine plays natively, beyond which a table is answered `unsupported` (rather
+// than played by other rules than it says): Euchre's ranking keys, the kinds of step its
+// options use, and the play step's keys that say no more than "follow suit" and who leads.
+const KNOWN_RANKING = ['bowers', 'benny'];
+const KNOWN_STEP_KINDS = ['name', 'make-trumps', 'throw-in', 'offer', 'exchange', 'give', 'play'];
+const KNOWN_PLAY_KEYS = ['id', 'kind', 'phase', 'clause', 'when', 'lead', 'must'];
 
 class ProtocolError extends Error {
   constructor(category, message) {
