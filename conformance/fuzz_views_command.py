@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from reference_impl.resolve import resolve
@@ -51,7 +52,7 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
             f"field {finding.field}): expected {finding.expected!r}, engine {finding.actual!r}")
         plain(f"  written as {path}")
         records.append({"kind": finding.kind, "seat": finding.seat, "point": finding.point, "field": finding.field,
-                        "message": finding.message, "case": str(path)})
+                        "message": finding.message, "case": _shown(path)})
     if report:
         report.write_text(json.dumps({"variant": table.id, "options": table.selected, "seed": args.seed,
                                       "hands": result.hands, "points": result.points, "leak_tests": result.leak_tests,
@@ -63,3 +64,11 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     say("[green]no view leaked, hid or forgot anything[/green]")
     return EXIT_OK
+
+
+def _shown(path: Path) -> str:
+    """A case's path as the report keeps it: relative to the folder the run started in, when it is under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from reference_impl import ActionError, Deal, SpecError, new_game
+from reference_impl.catalog import load_schema
 from reference_impl.resolve import ResolvedTable
 from reference_impl.rules import Rules
 from reference_impl.visibility import HISTORY_FIELDS, hand_history
@@ -37,6 +38,7 @@ from ..seat_views import card_tokens, view_differences
 from .casefile import slug, write_case
 
 PRIVATE_FIELDS = frozenset({"legal", "hands"}) | frozenset(HISTORY_FIELDS)
+PROTOCOL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"])
 POINTS_PER_HAND = 3            # points of a hand at which a seat's view is tested
 RESAMPLE_TRIES = 30            # shuffles tried for a world consistent with the seat's knowledge
 
@@ -239,7 +241,7 @@ class ViewFuzzer:
         # then one public part (the flow tests and this need no reference)
         first = views[0]
         for s, view in enumerate(views[1:], 1):
-            for key in sorted(set(first) | set(view)):
+            for key in sorted((set(first) | set(view)) & PROTOCOL_FIELDS):     # an engine's own fields may be private
                 if key not in PRIVATE_FIELDS and first.get(key) != view.get(key):
                     self._found("public-part", s, point, key, f"seats 0 and {s} see different public values of {key}",
                                 world, first.get(key), view.get(key))
