@@ -25,6 +25,7 @@ from .notation import Notation, number_word, plural, spoken
 from .phases import step_clause
 from .scoring_order import by_commonness, row_order
 from .tables import SiteError, VariantView, fill
+from .visibility import visibility_lines
 from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words,
                     play_rules_words, step_words)
 
@@ -701,8 +702,22 @@ class VariantPage:
                  f"SHA-256 of the resolved table with the default options: `{view.resolved.sha256}`{{: .es-hash }}"]
         return lines
 
+    def who_sees_what(self) -> list[str]:
+        """The table's visibility in players' words ("the kitty stays face down")."""
+        def cite(entry: dict[str, Any]) -> str:
+            clause = entry.get("clause")
+            if clause and clause in self.clause_titles:
+                return f"[{md_text(self.clause_titles[clause])}](#{clause})"
+            return self.source_link(entry.get("source"))
+        items = visibility_lines(self.table, self.words, cite)
+        if not items:
+            return []
+        return ["", heading(2, "Who sees what", self.anchors.claim("who-sees-what")), "",
+                "What each player may see of the cards, and from when; an engine's view of a seat (the protocol's "
+                "`state` with a `seat`) shows exactly this.", ""] + items
+
     def render(self) -> str:
-        lines = self.header() + self.summary() + self.rules() + self.examples() + self.options_section()
+        lines = self.header() + self.summary() + self.rules() + self.who_sees_what() + self.examples() + self.options_section()
         lines += self.sources_section() + self.table_section()
         missing = self.view.clause_ids() - self.said
         if missing:

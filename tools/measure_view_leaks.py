@@ -73,7 +73,9 @@ def knowledge(state: Any) -> tuple[list[set[str]], list[set[str]]]:
     names = rules.card_names
     n = rules.n
     events = state.events
-    start = max((i for i, e in enumerate(events) if e[0] == "deal"), default=-1)
+    start = len(events) - 1
+    while start >= 0 and events[start][0] != "deal":      # the hand's deal: scanned back, not from the game's start
+        start -= 1
     known: list[set[str]] = [set() for _ in range(n)]
     laid: list[set[str]] = [set() for _ in range(n)]
     public: set[str] = set()
