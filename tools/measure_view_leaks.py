@@ -140,7 +140,7 @@ def check_views(state: Any, tally: Tally, names: frozenset[str]) -> None:
             tally.forgetting += 1
 
 
-def measure(variant: str, options: dict[str, Any], games: int, seed: int) -> Tally:
+def measure(variant: str, options: dict[str, Any], games: int, seed: int, uniform: bool = False) -> Tally:
     rules = load_rules(variant, options)
     names = frozenset(rules.card_names)
     tally = Tally()
@@ -153,7 +153,7 @@ def measure(variant: str, options: dict[str, Any], games: int, seed: int) -> Tal
                     break
                 state.deal_random(rng)
             else:
-                state.apply(random_action(rng, state))
+                state.apply(rng.choice(state.legal_actions()) if uniform else random_action(rng, state))
             check_views(state, tally, names)
         tally.games += 1
     return tally
@@ -174,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", help="table ids (default: every table)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=36)
+    parser.add_argument("--uniform", action="store_true",
+                        help="choose every action uniformly (self-play's bidders pass often and bid low, so they never "
+                             "reach a high bid such as open misère)")
     parser.add_argument("--option", action="append", default=[], metavar="VARIANT:KEY=VALUE",
                         help="an option for one table (repeatable)")
     args = parser.parse_args(argv)
@@ -183,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'table':28} {'games':>6} {'views':>9} {'other-seat':>10} {'leaking':>9} {'hiding':>7} {'forgetting':>10} {'s':>6}")
     for variant in variants:
         began = time.perf_counter()
-        tally = measure(variant, chosen.get(variant, {}), args.games, args.seed)
+        tally = measure(variant, chosen.get(variant, {}), args.games, args.seed, args.uniform)
         label = variant + ("" if variant not in chosen else " " + ",".join(f"{k}={v}" for k, v in chosen[variant].items()))
         share = f" ({100 * tally.leaking / tally.other_views:.0f}% of other-seat views leak)" if tally.other_views else ""
         print(f"{label:28} {tally.games:>6} {tally.views:>9} {tally.other_views:>10} {tally.leaking:>9} {tally.hiding:>7} "
