@@ -190,7 +190,7 @@ def history_fields(state: Any, viewer: int | None) -> dict[str, list[Any]]:
             if not zone:
                 zone = vis.widow_zone if vis is not None else "widow"
             target, index, pair = received, 2, other
-        if vis is not None and seat != viewer and not vis.sees(state, zone, seat, viewer, pair):
+        if vis is not None and viewer is not None and seat != viewer and not vis.sees(state, zone, seat, viewer, pair):
             secret[index][seat] = True
         target[seat].append(card)
     out: dict[str, list[Any]] = {}
