@@ -28,10 +28,11 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from conformance.seat_views import card_tokens                        # noqa: E402
 from reference_impl import load_rules, new_game                     # noqa: E402
 from reference_impl.catalog import variant_ids                        # noqa: E402
 from reference_impl.selfplay import MAX_HANDS, random_action         # noqa: E402
@@ -49,22 +50,6 @@ class Tally:
     hiding: int = 0
     forgetting: int = 0
     example: str = ""
-
-
-def card_tokens(value: Any, names: frozenset[str]) -> Iterator[str]:
-    """Every card token in a JSON value: a string that is a card, or ends in ``:<card>``
-    (bids and the contract excepted: their ids read like cards)."""
-    if isinstance(value, str):
-        head, _, card = value.rpartition(":")
-        if card in names and head != "bid":          # a bid of seven clubs is `bid:7C`, not a card
-            yield card
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key != "contract":                    # a contract names a bid (`7C`), not a card
-                yield from card_tokens(item, names)
-    elif isinstance(value, list):
-        for item in value:
-            yield from card_tokens(item, names)
 
 
 def knowledge(state: Any) -> tuple[list[set[str]], list[set[str]]]:
