@@ -104,8 +104,9 @@ def _normalise_deal(deal: dict[str, Any]) -> dict[str, Any]:
 
 def _normalise_expect(expect: dict[str, Any] | None) -> dict[str, Any]:
     expect = dict(expect or {})
-    if "hands" in expect:
-        expect["hands"] = [split_cards(h) if h is not None else None for h in expect["hands"]]
+    for key in ("hands", "discards", "passed", "received"):       # per seat: cards, or null where hidden
+        if key in expect:
+            expect[key] = [split_cards(h) if h is not None else None for h in expect[key]]
     return expect
 
 

@@ -72,6 +72,11 @@ def add_fuzz_commands(sub: Any) -> None:
                    help="seconds to spend shrinking each divergence (default %(default)s)")
     p.add_argument("--out", default="reports/fuzz", metavar="DIR", help="where to write the cases (default %(default)s)")
     p.add_argument("--json", metavar="F", help="also write the run as JSON")
+    p.add_argument("--views", action="store_true",
+                   help="test the engine's seat views as information flow (no leak, nothing forgotten, one public part)")
+    p.add_argument("--flow-only", action="store_true",
+                   help="with --views: only the information-flow tests, not each view against the reference's "
+                        "(an engine whose views carry fields of its own, as an adapter's information state)")
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("identify", help="the option values (house rules) an engine really plays, and what deviates")
@@ -170,6 +175,9 @@ class _Progress:
 
 # -- fuzz -----------------------------------------------------------------------------------------------
 def cmd_fuzz(args: argparse.Namespace) -> int:
+    if args.views:
+        from .fuzz_views_command import cmd_fuzz_views
+        return cmd_fuzz_views(args)
     argv, make_engine = _engine_factory(args)
     out = _output_dir(args.out)
     report = output_file(args.json, "the JSON report") if args.json else None

@@ -422,6 +422,30 @@ def fuzz_markdown(report_path: str | Path) -> list[str]:
                     f"{item.get('steps')} steps)") if case.name else "not shrunk"
             out.append(f"| `{found.get('clause')}` | {found.get('where')} ({found.get('phase')}) | {_cell(words)} | "
                        f"{found.get('count', 1)} game(s) | {link} |")
+    out += views_markdown(folder, report_path.stem)
+    return out
+
+
+def views_markdown(folder: Path, name: str) -> list[str]:
+    """The lines for an engine's ``fuzz --views`` run (``views.json`` beside its fuzz runs):
+    each seat view that leaked, forgot or hid something, with its case."""
+    import json
+    views = folder / "views.json"
+    if not views.is_file():
+        return []
+    data = json.loads(views.read_text(encoding="utf-8"))
+    findings = data.get("findings") or []
+    out = ["", f"**Seat views** (fuzz --views, {data.get('variant')}; seed {data.get('seed')}, {data.get('hands', '?')} hands, "
+               f"{data.get('leak_tests', '?')} worlds resampled, {data.get('forgotten_tests', '?')} changed): "
+               + (f"{len(findings)} finding(s) ([views.json](fuzz/{name}/views.json))." if findings
+                  else f"no leak, nothing forgotten ([views.json](fuzz/{name}/views.json))."), ""]
+    if findings:
+        out += ["| test | what | case |", "|---|---|---|"]
+    for item in findings:
+        case = Path(str(item.get("case") or ""))
+        link = f"[`{case.stem}`](fuzz/{name}/views-cases/{case.name})" if case.name else ""
+        out.append(f"| {item.get('kind')} | {_cell(str(item.get('message', '')))} (seat {item.get('seat')}, after "
+                   f"{item.get('point')} actions) | {link} |")
     return out
 
 

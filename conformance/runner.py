@@ -24,12 +24,15 @@ from .cases import Case
 from .cited_clause import ClauseTracer, Point
 from .clip import clip_pair, clip_text
 from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
+from .seat_views import ReferenceReplay, view_differences, wants_views
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
 FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
 # Error categories about the rules: refusing a legal action for one of these is a rules failure.
 RULE_CATEGORIES = frozenset({"illegal_action", "out_of_turn", "wrong_phase", "bad_deal"})
 SET_FIELDS = frozenset({"legal", "sitting_out"})
+# Per seat, a set of cards or null (hidden in a seat's view).
+SEAT_SET_FIELDS = frozenset({"hands", "discards", "passed", "received"})
 # Fields of the observation (and a step's trick winner) whose clause is traced in the reference.
 TRACED_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) | {"trick_winner"}
 REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state-reply", "deal": "state-reply",
@@ -213,6 +216,7 @@ class Session:
         self._point = Point(moment="setup")
         self._engine_state: dict[str, Any] | None = None
         self.start_error: str | None = None
+        self._replay: ReferenceReplay | None = None     # a case checking every view: the reference beside it
 
     def close(self) -> None:
         self.engine.stop()
@@ -378,6 +382,8 @@ class Session:
         state = self._request(case, message, where="new game")["state"]
         self._at(Point(moment="setup"), state)
         self._expect(case, setup.get("expect"), state, None, "new game")
+        self._replay = ReferenceReplay(case) if wants_views(case, self.engine.hello) else None
+        self._check_views(case, "new game")
         for h, hand in enumerate(case.hands, 1):
             deal = {"type": "deal", **hand["deal"]}
             if "deal_reject" in hand:
@@ -386,6 +392,9 @@ class Session:
             state = self._request(case, deal, where=f"hand {h} deal", hand=h)["state"]
             self._at(Point(h, moment="deal"), state)
             self._expect(case, hand.get("after_deal"), state, None, f"hand {h} after the deal", hand=h)
+            if self._replay is not None:
+                self._replay.deal(hand["deal"])
+                self._check_views(case, f"hand {h} after the deal", hand=h)
             steps = hand["steps"]
             for s, step in enumerate(steps, 1):
                 state = self._step(case, h, s, step, state, steps[s] if s < len(steps) else None)
@@ -437,7 +446,7 @@ class Session:
                                      clause=clause, **context))
         done_before = _completed_tricks(state)
         then = None
-        if following is not None and "reject" not in following and "view" not in step:
+        if following is not None and "reject" not in following and "view" not in step and self._replay is None:
             then = {"type": "act", "seat": following["seat"], "action": following["action"]}
         after = self._request(case, {"type": "act", "seat": seat, "action": action}, where=where,
                               clause=clause, then=then, **context)["state"]
@@ -450,7 +459,24 @@ class Session:
             seen = self._request(case, {"type": "state", "seat": view["seat"]}, where=where + f" (seat {view['seat']}'s view)",
                                  clause=clause, **context)["state"]
             self._expect(case, view["expect"], seen, None, where + f" (seat {view['seat']}'s view)", clause=clause, **context)
+        if self._replay is not None:
+            self._replay.act(seat, action)
+            self._check_views(case, where, clause=clause, **context)
         return after
+
+    def _check_views(self, case: Case, where: str, clause: dict[str, Any] | None = None, **context: Any) -> None:
+        """Every seat's view, exactly as the reference derives it (a case with ``views: every-step``)."""
+        replay = self._replay
+        if replay is None:
+            return
+        for seat in range(replay.rules.n):
+            at = where + f" (seat {seat}'s view)"
+            seen = self._request(case, {"type": "state", "seat": seat}, where=at, clause=clause, **context)["state"]
+            differences = view_differences(replay.view(seat), seen, replay.names)
+            if differences:
+                key, expected, actual = differences[0]
+                raise CaseFailed(Failure(where=at, message=f"seat {seat}'s view is wrong: {key}", field=key,
+                                         expected=expected, actual=actual, clause=clause or self._clause(case), **context))
 
     def _refused(self, case: Case, message: dict[str, Any], category: str, state: dict[str, Any] | None, where: str,
                  clause: dict[str, Any] | None, **context: Any) -> None:
@@ -533,7 +559,7 @@ def _completed_tricks(state: dict[str, Any]) -> list[dict[str, Any]]:
 def _same(key: str, expected: Any, actual: Any) -> bool:
     if key in SET_FIELDS:
         return isinstance(actual, list) and set(expected) == set(actual) and len(actual) == len(set(actual))
-    if key == "hands":
+    if key in SEAT_SET_FIELDS:
         return (isinstance(actual, list) and len(actual) == len(expected)
                 and all(a is None if e is None else isinstance(a, list) and set(a) == set(e)
                         for a, e in zip(actual, expected)))

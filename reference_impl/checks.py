@@ -839,6 +839,26 @@ def _holds_placeholder(node: Any) -> bool:
     return False
 
 
+def _visibility(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A visibility entry names seats the game has, and a clause or source the table has."""
+    n = t["players"]["count"]
+    clauses = {c["id"] for c in t.get("clauses", [])}
+    for i, entry in enumerate(t.get("visibility", [])):
+        if isinstance(entry.get("of"), int) and entry["of"] >= n:
+            yield ("visibility", i, "of"), f"seat {entry['of']} is not a seat of {n} players"
+        seen = entry.get("seen-by")
+        if isinstance(seen, dict):
+            for j, seat in enumerate(seen.get("seats", [])):
+                if seat >= n:
+                    yield ("visibility", i, "seen-by", "seats", j), f"seat {seat} is not a seat of {n} players"
+        if "clause" in entry and entry["clause"] not in clauses:
+            yield ("visibility", i, "clause"), f"no clause {entry['clause']!r}"
+        if "source" in entry and entry["source"] not in t["sources"]:
+            yield ("visibility", i, "source"), f"unknown source {entry['source']!r}"
+        if entry.get("of") is not None and entry.get("zone") != "hands":
+            yield ("visibility", i, "of"), f"`of` names one seat's hand: it is for zone hands, not {entry.get('zone')}"
+
+
 def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[PathAndMessage]:
     """Every cross-reference problem in a resolved table, as (path, message) pairs.
 
@@ -847,7 +867,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
     checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
-              _placeholders)
+              _placeholders, _visibility)
     if not partial:
         return [problem for check in checks for problem in check(table)]
     found: list[PathAndMessage] = []

@@ -39,6 +39,7 @@ from .steps import (ALONE, AUCTION, BIDDING, DEFEND_ALONE, EXCHANGE, FORCE_BID, 
                     NO_STEP, SET_TRUMPS, SIT_OUT, SWAP, THROW_IN, TRUMPS, Step)
 from .steps import CLAIM, MISDEAL, PROPOSE, SCORE
 from .steps import PLAY as PLAY_STEP
+from .visibility import history_fields, seat_view
 
 # Phases with fixed names (a step names its own decisions' phase; see the table's `hand`).
 DEAL = "deal"                      # waiting for the next hand's cards
@@ -1239,8 +1240,10 @@ class State:
         """The observable state, in the protocol's field names (see the protocol page).
 
         Without ``seat``, everything (the view a conformance case checks); with it, what
-        that seat can see: the other hands hidden, a called partner unknown until he plays
-        the called card (unless it is that seat)."""
+        that seat may see by the table's ``visibility`` (:func:`reference_impl.visibility.seat_view`):
+        the hands it may not see hidden, ``legal`` empty unless it is to act, a called partner
+        unknown until he plays the called card (unless it is that seat), and of the hand's
+        discards, passed and received cards only its own."""
         r = self.rules
         names = r.card_names
         tricks = [{"leader": leader, "cards": [[s, names[c]] for s, c in cards], "winner": winner}
@@ -1248,8 +1251,6 @@ class State:
         if self.trick:
             tricks.append({"leader": self.leader, "cards": [[s, names[c]] for s, c in self.trick], "winner": None})
         hands: list[Any] = [r.cards_of(h) for h in self.hands]
-        if seat is not None:
-            hands = [hand if s == seat else None for s, hand in enumerate(hands)]
         view = {
             "phase": self.phase,
             "hand_number": self.hand_number,
@@ -1287,7 +1288,10 @@ class State:
             known = seat is None or self.partner_shown or seat == self.partner
             view["called_card"] = names[self.called] if self.called >= 0 else None
             view["partner"] = self.partner if self.partner >= 0 and known else None
-        return view
+        if seat is None:
+            view.update(history_fields(self, None))
+            return view
+        return seat_view(self, view, seat)
 
 
 

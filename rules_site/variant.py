@@ -29,6 +29,7 @@ from .teaching import TeachingHand
 from .differences import differences
 from .protocol_words import rule_protocol
 from .links import corpus_rules_page, corpus_variant_page
+from .visibility import visibility_lines
 from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words,
                     play_rules_words, step_words)
 
@@ -738,9 +739,23 @@ class VariantPage:
                  f"SHA-256 of the resolved table with the default options: `{view.resolved.sha256}`{{: .es-hash }}"]
         return lines
 
+    def who_sees_what(self) -> list[str]:
+        """The table's visibility in players' words ("the kitty stays face down")."""
+        def cite(entry: dict[str, Any]) -> str:
+            clause = entry.get("clause")
+            if clause and clause in self.clause_titles:
+                return f"[{md_text(self.clause_titles[clause])}](#{clause})"
+            return self.source_link(entry.get("source"))
+        items = visibility_lines(self.table, self.words, cite)
+        if not items:
+            return []
+        return ["", heading(2, "Who sees what", self.anchors.claim("who-sees-what")), "",
+                "What each player may see of the cards, and from when; an engine's view of a seat (the protocol's "
+                "`state` with a `seat`) shows exactly this.", ""] + items
+
     def render(self) -> str:
         lines = (self.header() + self.skip_link() + self.teaching_section() + self.summary() + self.differences_section()
-                 + self.rules() + self.cases_section() + self.options_section())
+                 + self.rules() + self.who_sees_what() + self.cases_section() + self.options_section())
         lines += self.sources_section() + self.table_section()
         missing = self.view.clause_ids() - self.said
         if missing:

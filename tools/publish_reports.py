@@ -10,7 +10,8 @@ links) is checked with it, so its known failures show as such, with their links.
 
 With ``--fuzz`` it also runs ``identify`` and ``fuzz`` on each engine written elsewhere (fixed
 seeds, bounded hands) and keeps their JSON and the shrunk cases under
-docs/compliance/fuzz/<engine>/.
+docs/compliance/fuzz/<engine>/, and ``fuzz --views`` on each engine whose adapter exposes a
+seat's information state (views.json and views-cases/ there).
 
 An engine whose dependencies are not installed, or whose checkout's environment variable
 is not set, is left out with a message; its previous report stays, and the page marks it
@@ -94,6 +95,12 @@ FUZZ_RUNS = {
     "fun-euchre": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest",
                               "dealer-discard=not-upcard"]),
     "moltblox": ("euchre", ["defending-alone=false", "first-dealer=random", "lone-lead=eldest"]),
+}
+
+# fuzz --views (the seat views as information flow) on the engines whose adapters expose a
+# seat's information state: the table, and a fixed seed; kept as views.json and views-cases/
+VIEW_RUNS = {
+    "openspiel": ("openspiel", []),
 }
 
 
@@ -231,6 +238,22 @@ def status() -> int:
     return 1 if stale else 0
 
 
+def views(name: str, engine: list[str]) -> None:
+    """fuzz --views --flow-only: what the engine tells each seat, tested as information flow
+    (its views carry its own information state, so they are not compared with the reference's)."""
+    variant, options = VIEW_RUNS[name]
+    out = FUZZ / name
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(out / "views-cases", ignore_errors=True)
+    flags = [arg for option in options for arg in ("--option", option)]
+    argv = [PY, "-m", "conformance.cli", "fuzz", "--views", "--flow-only", "--engine", *engine, "--variant", variant,
+            *flags, "--hands", "200", "--divergences", "3", "--seed", "1", "--out", str(out / "views-cases"),
+            "--json", str(out / "views.json")]
+    result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=engine_env(name), timeout=1800)
+    (out / "views.txt").write_text(result.stdout[-20000:], encoding="utf-8")
+    print(f"{name} views: exit {result.returncode}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", metavar="NAME", choices=sorted(ENGINES),
@@ -255,6 +278,8 @@ def main() -> int:
         check(name, engine, extra)
         if args.fuzz and name in FUZZ_RUNS:
             fuzz(name, engine)
+        if args.fuzz and name in VIEW_RUNS:
+            views(name, engine)
     return 0
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..runner import OBSERVATION_REQUIRED_SET as REQUIRED
-from ..runner import SET_FIELDS
+from ..runner import SEAT_SET_FIELDS, SET_FIELDS
 
 MISSING = "<missing>"
 
@@ -56,7 +56,7 @@ def same_field(key: str, expected: Any, actual: Any) -> bool:
     if key in SET_FIELDS:
         found = _as_set(actual)
         return found is not None and found == set(expected)
-    if key == "hands" and isinstance(expected, list):
+    if key in SEAT_SET_FIELDS and isinstance(expected, list):
         # A seat's view hides the other hands: null, compared as null.
         return (isinstance(actual, list) and len(actual) == len(expected)
                 and all(a is None if e is None else _as_set(a) == set(e) for a, e in zip(actual, expected)))

@@ -6,7 +6,9 @@ twenty cards dealt one at a time (the k-th to seat (dealer + k) % 4), then the u
 Actions map both ways (cards 0-23 as rank * 4 + suit, 24 pass, 25-28 a trump suit, 29 go
 alone, 30 play with the partner); every action is checked against OpenSpiel's legal actions
 before it is applied, since an illegal one aborts OpenSpiel's process. Everything reported
-is read from OpenSpiel's own accessors; the adapter adds no rule of its own.
+is read from OpenSpiel's own accessors; the adapter adds no rule of its own. A seat's view
+(``seat-view``) is OpenSpiel's information state for that player, so that ``fuzz --views``
+tests what OpenSpiel itself tells each player.
 
 OpenSpiel has two parameters, ``stick_the_dealer`` and ``allow_lone_defender``, taken from
 the rule table; it declares the ``openspiel`` preset (spec/variants/openspiel.yaml, the
@@ -53,7 +55,7 @@ class Adapter:
             return {"protocol": 1, "engine": {"name": "OpenSpiel euchre (adapter)", "version": _version(), "language": "C++/Python"},
                     "variants": {"openspiel": {"options": {"defending-alone": [False, True]}},
                                  "euchre": {"options": {"stick-the-dealer": [False, True], "defending-alone": [True, False]}}},
-                    "commands": ["perft"]}
+                    "commands": ["perft", "seat-view"]}
         if kind == "rules":
             options = message.get("options") or {}
             if message.get("variant") not in ("openspiel", "euchre"):
@@ -82,6 +84,8 @@ class Adapter:
             self.act(message["seat"], message["action"])
             return {"state": self.observation()}
         if kind == "state":
+            if "seat" in message:
+                return {"state": self.seat_view(message["seat"])}
             return {"state": self.observation()}
         if kind == "legal":
             obs = self.observation()
@@ -192,6 +196,27 @@ class Adapter:
             "game_over": terminal,
             "winner": (0 if points[0] > 0 else 1 if points[1] > 0 else None) if terminal else None,
         }
+
+    def seat_view(self, seat: Any) -> dict[str, Any]:
+        """One seat's view: the public fields, and what OpenSpiel's own information state for
+        that seat holds (``information_state``: its string; ``information_state_tensor``: its
+        tensor, as the indices of its non-zero entries), with the seat's hand read from the
+        state's card holders. Nothing else: a view tells the seat what OpenSpiel tells its
+        player, so what OpenSpiel forgets (the dealer's buried card) the view forgets."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise Refused("bad_message", f"state: seat {seat!r} is not a seat of 4 players")
+        view = self.observation()
+        if view["to_act"] != seat:
+            view["legal"] = []
+        state = self.state
+        if state is None:
+            return view
+        holders = state.card_holder()
+        view["hands"] = [[card_token(c) for c, holder in enumerate(holders) if holder == seat] if s == seat else None
+                         for s in range(4)]
+        view["information_state"] = state.information_state_string(seat)
+        view["information_state_tensor"] = [i for i, x in enumerate(state.information_state_tensor(seat)) if x]
+        return view
 
     def tricks(self) -> list[dict[str, Any]]:
         state = self.state
