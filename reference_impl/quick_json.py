@@ -25,7 +25,7 @@ from typing import Any
 try:
     import orjson
 except ImportError:               # pragma: no cover - the fallback is the standard library
-    orjson = None  # type: ignore[assignment]  # mypy, where the wheel is installed, types it a module
+    orjson = None  # type: ignore[assignment]
 
 NOT_READ = object()               # quick_loads's answer where the standard library must decide
 _DIGITS_MARKED = bytes.maketrans(b"0123456789", b"#" * 10)

@@ -15,7 +15,7 @@ from .yaml_source import Located
 try:                               # the Rust validator, where its wheel installed (see _surely_valid)
     import jsonschema_rs
 except ImportError:                # pragma: no cover - the wheel exists for every platform we test
-    jsonschema_rs = None  # type: ignore[assignment]  # mypy, where the wheel is installed, types it a module
+    jsonschema_rs = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:                 # imported when first needed: most runs never build a Python validator
     from jsonschema import Draft202012Validator
@@ -177,6 +177,13 @@ def _surely_valid(name: str, document: Any, partial: bool = False, may_hold_floa
         return bool(fast.is_valid(document))
     except Exception:              # noqa: BLE001 - a value Rust cannot convert: let Python judge it
         return False
+
+
+def surely_valid(name: str, document: Any) -> bool:
+    """Whether ``document`` is certainly valid against ``spec/schema/<name>`` by the quick
+    (compiled) validator; False means "ask :func:`validator`", which words the errors. The
+    runner checks every reply of an engine this way (--strict-replies, the default)."""
+    return _surely_valid(name, document)
 
 
 def shown(value: Any) -> str:
