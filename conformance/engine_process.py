@@ -421,7 +421,7 @@ class EngineProcess:
         return self.process.pid, self.engine_pid or self.process.pid, self.kept
 
     def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None and self.hello is not None
+        return self.process is not None and self.hello is not None and not self._ended()
 
     def stop(self) -> None:
         """Say bye if the engine is healthy, then make sure it is gone with everything it

@@ -23,7 +23,8 @@ from reference_impl.resolve import ResolvedTable, resolve
 
 from .clip import window_pair
 from .console import console, error, escape, is_terminal, plain, say, warn
-from .engine_process import EngineFailure, engine_command
+from .containment import available as contained
+from .engine_process import EngineFailure, engine_command, left_behind_total
 from .fuzzing.casefile import write_divergence
 from .fuzzing.clauses import ClauseIndex
 from .fuzzing.coverage import SITUATIONS, Coverage
@@ -32,6 +33,7 @@ from .fuzzing.identify import Identification, Identifier
 from .fuzzing.lockstep import OverlappingEngine, SetupError
 from .fuzzing.loop import Fuzzer, FuzzResult
 from .fuzzing.options import describe, show
+from .report import left_sentence
 from .fuzzing.shrink import SHRINK_SECONDS, Shrunk, shrink_divergence
 from .usage import (EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options, positive_int, seconds,
                     whole_number)
@@ -172,6 +174,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     report = output_file(args.json, "the JSON report") if args.json else None
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands if args.hands or args.time else 1000
+    left_before = left_behind_total()
     plain(f"euchre-spec fuzz: {table.id} ({describe(_chosen(table))}) on {' '.join(argv)}, seed {args.seed}, "
           + (f"{hands} hands" if hands else f"{args.time:g} s") + f", {args.jobs} engine(s)")
     with _Progress(hands, args.time) as progress:
@@ -196,9 +199,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     for divergence in result.divergences:
         records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
                                           f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}"))
+    left = _say_left(left_before)
     if report:
-        report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
-                          encoding="utf-8")
+        record = _fuzz_json(args, argv, table, result, records)
+        if left is not None:
+            record["left_processes"] = left
+        report.write_text(json.dumps(record, indent=1, default=str) + "\n", encoding="utf-8")
     if result.divergences:
         played = f"{result.hands:,} hands played in full" if result.hands else "in the first hand"
         say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence ({played})")
@@ -247,6 +253,18 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
              f"it shows the game only")
         record["reproducible"] = False
     return record
+
+
+def _say_left(before: int) -> int | None:
+    """How many processes the engines (and the shrinker's) left behind since ``before``,
+    said on the console when there were any; None where they cannot be counted (without
+    a subreaper, a process that leaves the engine's group is neither found nor counted)."""
+    if not contained():
+        return None
+    left = left_behind_total() - before
+    if left:
+        warn(left_sentence(left))
+    return left
 
 
 def _quote(text: str) -> str:
@@ -303,6 +321,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     report = output_file(args.json, "the JSON report") if args.json else None
     if args.option and not args.variant:
         raise UsageError("--option needs --variant: the options are those of the one table sent")
+    left_before = left_behind_total()
     if args.variant:
         variants = [args.variant]
         tables = {args.variant: resolve(args.variant, parse_options(args.option))}
@@ -340,9 +359,12 @@ def cmd_identify(args: argparse.Namespace) -> int:
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:
             failed = True
+    left = _say_left(left_before)
     if report:
-        report.write_text(json.dumps({"type": "identify", "engine": argv, "results": records}, indent=1, default=str)
-                          + "\n", encoding="utf-8")
+        record = {"type": "identify", "engine": argv, "results": records}
+        if left is not None:
+            record["left_processes"] = left
+        report.write_text(json.dumps(record, indent=1, default=str) + "\n", encoding="utf-8")
     if not results:
         return EXIT_FAILED
     return EXIT_FAILED if failed else EXIT_OK

@@ -22,13 +22,17 @@ import pytest
 from .cases import Case, load_cases, load_corpus_meta
 from .check import SkipList, apply_skip_list, select
 from .claim import claims, shortfall
-from .engine_process import engine_command
+from .containment import available as contained
+from .engine_process import engine_command, left_behind_total
+from .report import left_sentence
 from .runner import FAILING, Session
 from .usage import percent
 
 _session: Session | None = None
 _skips: tuple[str, SkipList | None] | None = None      # the skip file, read once per process
 _outcomes: list[tuple[str, str, list[str] | None]] = []  # (variant, outcome, needs) per case, for the claim
+_left = [0]                  # processes the engines left behind (this process's and its xdist workers')
+_left_at_start = [0]         # left_behind_total() when this process's engine session began
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -99,6 +103,7 @@ def _engine_session(config: pytest.Config) -> Session:
     global _session
     if _session is None:
         argv = engine_command(config.getoption("euchre_engine"))
+        _left_at_start[0] = left_behind_total()
         _session = Session(argv, timeout=config.getoption("euchre_timeout"))
     return _session
 
@@ -155,9 +160,11 @@ def _claim_problem(config: pytest.Config) -> str | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    if not config.getoption("euchre_engine") or not _outcomes:
+    if not config.getoption("euchre_engine") or not (_outcomes or _left[0]):
         return
     terminalreporter.section("euchre-spec")
+    if _left[0]:
+        terminalreporter.write_line(f"euchre-spec: {left_sentence(_left[0])}", yellow=True)
     for claim in claims(_outcomes):
         terminalreporter.write_line(claim.sentence())
     problem = _claim_problem(config)
@@ -167,16 +174,40 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
-    if not config.getoption("euchre_engine") or hasattr(config, "workerinput") or not _outcomes:
+    if not config.getoption("euchre_engine"):
+        return
+    _end_engine()          # before the summary, which says what the engine left behind
+    if hasattr(config, "workeroutput"):
+        config.workeroutput["euchre_left"] = _left[0]       # for the controller's summary
+        return
+    if hasattr(config, "workerinput") or not _outcomes:
         return
     if _claim_problem(config) and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    global _session, _skips
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """(pytest-xdist, in the controller) A worker has ended: add what its engine left."""
+    left = getattr(node, "workeroutput", {}).get("euchre_left", 0)
+    if isinstance(left, int):
+        _left[0] += left
+
+
+def _end_engine() -> None:
+    """Stop this process's engine and count what it left behind (a keeper that the engine
+    killed or stopped is no excuse: see conformance.containment)."""
+    global _session
     if _session is not None:
         _session.close()
         _session = None
+        if contained():
+            _left[0] += left_behind_total() - _left_at_start[0]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _skips
+    _end_engine()
     _skips = None
     _outcomes.clear()
+    _left[0] = 0

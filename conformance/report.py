@@ -75,9 +75,15 @@ def run_notes(results: list[CaseResult], left_processes: int | None, case_timeou
         during = sorted(r.case.id for r in results if r.left_processes)
         where = (f"; {sum(r.left_processes for r in results)} of them when the engine ended after "
                  + ", ".join(during[:limit]) + (" ..." if len(during) > limit else "")) if during else ""
-        notes.append(f"engine left {left_processes} process(es) behind: still running after the engine had ended, "
-                     f"outside its process group; all were killed{where}")
+        notes.append(left_sentence(left_processes) + where)
     return notes
+
+
+def left_sentence(left_processes: int) -> str:
+    """What the console says of processes an engine left behind (check, fuzz, identify, the
+    pytest plugin): the same words everywhere, so that one search finds them."""
+    return (f"engine left {left_processes} process(es) behind: still running after the engine had ended, "
+            f"outside its process group; all were killed")
 
 
 class JsonlReport:
