@@ -40,6 +40,7 @@ from reference_impl.schemas import validator
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 from . import containment
+from .shown import one_line
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
@@ -302,7 +303,7 @@ class EngineProcess:
                               "suite": self.suite}, timeout=self.start_timeout)
         if not reply["ok"]:
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-            raise EngineGarbled(f"hello refused: {error.get('category')}: {error.get('message')}")
+            raise EngineGarbled(f"hello refused: {one_line(str(error.get('category')))}: {one_line(str(error.get('message')))}")
         protocol = reply.get("protocol")
         if type(protocol) is int and protocol != PROTOCOL_VERSION:
             raise EngineGarbled(f"engine speaks protocol {protocol!r}; this runner speaks {PROTOCOL_VERSION}")

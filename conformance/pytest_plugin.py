@@ -25,6 +25,7 @@ from .claim import claims, shortfall
 from .containment import available as contained
 from .engine_process import engine_command, left_behind_total
 from .report import left_sentence
+from .shown import visible
 from .runner import FAILING, Session
 from .usage import percent
 
@@ -79,9 +80,9 @@ class EuchreCaseItem(pytest.Item):
             pytest.xfail(result.detail or "listed in the skip file")
         text = result.failure.describe() if result.failure else (result.detail or result.outcome)
         if result.stderr:
-            text += "\n    engine stderr (last lines):\n      " + "\n      ".join(result.stderr.strip().splitlines()[-5:])
+            text += "\n    engine stderr (last lines):\n      " + "\n      ".join(result.stderr.strip().split("\n")[-5:])
         assert result.outcome in FAILING
-        raise EuchreCaseFailure(f"{result.outcome}: {text}")
+        raise EuchreCaseFailure(visible(f"{result.outcome}: {text}"))     # pytest prints it as it is
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, EuchreCaseFailure):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -21,6 +22,7 @@ from .claim import claims_of_results
 from .clip import xml_safe
 from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
+from .shown import visible_data
 
 
 def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_version: str,
@@ -100,30 +102,88 @@ class JsonlReport:
         self.handle.close()
 
 
+MAX_REPORT_BYTES = 256 * 1024 * 1024   # a report larger than this is refused before it is read
+MAX_REPORT_LINE = 4 * 1024 * 1024      # a longer line is a problem, not read (a case line is a few KB)
+MAX_REPORT_DEPTH = 64                  # nesting deeper than any report line of ours is a problem
+# fields of a report line that the readers (report diff/summary/badge, the site) use, with
+# the JSON type each must have when present: a line with another type is a problem
+_FIELD_TYPES: dict[str, dict[str, tuple[type, ...]]] = {
+    "header": {"engine": (dict,), "suite": (dict,), "tables": (dict,), "started": (str,), "platform": (dict,)},
+    "case": {"id": (str,), "outcome": (str,), "variant": (str,), "failure": (dict,), "detail": (str,),
+             "clauses": (list,), "tags": (list,), "title": (str,), "file": (str,)},
+    "footer": {"counts": (dict,), "cases": (int,), "exit_code": (int,)},
+}
+
+
+_NOT_BRACKETS = re.compile(rb"[^\[\]{}]+")
+
+
+def _too_deep(line: bytes, limit: int) -> bool:
+    """Whether brackets in a JSON line nest more than ``limit`` deep (those in strings count
+    too: an overestimate that only makes a line of odd strings a problem, never a crash)."""
+    depth = 0
+    for char in _NOT_BRACKETS.sub(b"", line):
+        depth += 1 if char in (0x5B, 0x7B) else -1
+        if depth > limit:
+            return True
+    return False
+
+
 def read_jsonl(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None, list[str]]:
     """Header, case lines, footer (None for a run cut short) and problems (lines that are not
-    JSON or not a report line) of a report."""
+    JSON or not a report line) of a report. Bounded whatever the file holds: its size, each
+    line's length and nesting are capped before a line is decoded, a field of an unexpected
+    type makes the line a problem, and every string is made safe to show (see
+    :mod:`conformance.shown`: a report holds what an engine said)."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_REPORT_BYTES:
+        raise OSError(f"{size} bytes, more than a report can be ({MAX_REPORT_BYTES})")
     head: dict[str, Any] = {}
     cases: list[dict[str, Any]] = []
     foot = None
     problems = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            problems.append(f"line {number}: not JSON ({exc})")
-            continue
-        kind = data.get("type") if isinstance(data, dict) else None
-        if kind == "header":
-            head = data
-        elif kind == "case":
-            cases.append(data)
-        elif kind == "footer":
-            foot = data
-        else:
-            problems.append(f"line {number}: neither a header, a case nor a footer")
+    with open(path, "rb") as handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_REPORT_LINE + 1)
+            if not raw:
+                break
+            number += 1
+            if len(raw) > MAX_REPORT_LINE:
+                problems.append(f"line {number}: longer than {MAX_REPORT_LINE} bytes")
+                while raw and not raw.endswith(b"\n"):       # skip the rest of it
+                    raw = handle.readline(MAX_REPORT_LINE + 1)
+                continue
+            if not raw.strip():
+                continue
+            if _too_deep(raw, MAX_REPORT_DEPTH):
+                problems.append(f"line {number}: nested more than {MAX_REPORT_DEPTH} deep")
+                continue
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                problems.append(f"line {number}: not UTF-8 ({exc.reason} at byte {exc.start})")
+                continue
+            except (ValueError, RecursionError) as exc:
+                problems.append(f"line {number}: not JSON ({exc})")
+                continue
+            kind = data.get("type") if isinstance(data, dict) else None
+            if kind not in _FIELD_TYPES:
+                problems.append(f"line {number}: neither a header, a case nor a footer")
+                continue
+            odd = next((name for name, types in _FIELD_TYPES[kind].items()
+                        if name in data and data[name] is not None and not isinstance(data[name], types)), None)
+            if odd is not None:
+                problems.append(f"line {number}: the {kind}'s {odd} is a {type(data[odd]).__name__}")
+                continue
+            data = visible_data(data)
+            if kind == "header":
+                head = data
+            elif kind == "case":
+                cases.append(data)
+            else:
+                foot = data
     if not head:
         problems.append("no header line")
     return head, cases, foot, problems
@@ -217,7 +277,7 @@ def print_failures(console: Console, results: list[CaseResult], limit: int = 20)
                       soft_wrap=True)
         console.print("  " + _failure_text(result).replace("\n", "\n  "), soft_wrap=True, markup=False)
         if result.stderr:
-            tail = result.stderr.strip().splitlines()[-5:]
+            tail = result.stderr.strip().split("\n")[-5:]     # (not at a carriage return: one of the engine's lines)
             console.print("  engine stderr (last lines):\n    " + "\n    ".join(tail), soft_wrap=True, markup=False)
     if len(bad) > limit:
         console.print(f"... and {len(bad) - limit} more; see the JSON Lines report")

@@ -27,14 +27,15 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable
 
-from .console import error, plain
+from .console import error, plain, warn
 from .report import read_jsonl
+from .shown import md_code, md_inline
 from .runner import FAILING, OUTCOMES
 from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file
 
 NOT_RUN = frozenset({"skipped", "unsupported"})
 GOOD = frozenset({"pass", "expected-fail"})      # expected-fail: a known failure, listed in the baseline
-URL = re.compile(r"https?://[^\s)>\]]+")
+URL = re.compile(r"https?://[^\s)>\]<\"'`\\|]+")
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -80,6 +81,8 @@ def read_run(path: str | Path) -> Run:
         raise UsageError(f"cannot read the report {path}: {exc}") from None
     if not head:
         raise UsageError(f"{path} is not a report of euchre-spec check --json: {problems[0] if problems else 'empty'}")
+    if problems:
+        warn(f"{path}: {len(problems)} line(s) left out, not report lines; the first: {problems[0]}")
     return Run(path, head, {line.get("id", f"?{i}"): line for i, line in enumerate(lines)}, foot, problems)
 
 
@@ -205,7 +208,7 @@ def by_clause(changes: Iterable[Change]) -> list[tuple[str, list[Change]]]:
 
 
 def diff_markdown(old: Run, new: Run, result: Diff) -> str:
-    lines = [f"## {new.name}: {old.version} → {new.version}", "",
+    lines = [f"## {md_inline(new.name)}: {md_inline(old.version)} → {md_inline(new.version)}", "",
              f"{len(result.regressed)} regressed, {len(result.fixed)} fixed, {len(result.new)} new "
              f"({len(result.new_failing())} failing), {len(result.removed)} no longer run, "
              f"{len(result.changed)} failing differently.", ""]
@@ -217,7 +220,7 @@ def diff_markdown(old: Run, new: Run, result: Diff) -> str:
         for clause, members in by_clause(changes):
             for change in members:
                 outcome = f"{change.before or '—'} → {change.after or '—'}"
-                lines.append(f"| `{clause}` | `{change.case}` | {outcome} | {_cell(change.words)} |")
+                lines.append(f"| {md_code(clause)} | {md_code(change.case)} | {md_inline(outcome)} | {md_inline(change.words)} |")
         lines.append("")
     new_passing = [c for c in result.new if c.after not in FAILING]
     if new_passing:
@@ -292,12 +295,12 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
     counts = run.counts()
     engine = run.engine
     suite = run.header.get("suite") or {}
-    lines = [f"## euchre-spec: {run.name} {run.version}", ""]
-    facts = [f"**Declared rules:** {declared_rules(run)}"]
+    lines = [f"## euchre-spec: {md_inline(run.name)} {md_inline(run.version)}", ""]
+    facts = [f"**Declared rules:** {md_inline(declared_rules(run))}"]
     if engine.get("url"):
-        facts.append(f"**Engine:** <{engine['url']}>")
-    facts.append(f"**Suite:** {suite.get('version', '?')}, corpus {suite.get('corpus_version', '?')}, "
-                 f"protocol {run.header.get('protocol_version', run.header.get('protocol', '?'))}")
+        facts.append(f"**Engine:** {md_inline(engine['url'])}")
+    facts.append(f"**Suite:** {md_inline(suite.get('version', '?'))}, corpus {md_inline(suite.get('corpus_version', '?'))}, "
+                 f"protocol {md_inline(run.header.get('protocol_version', run.header.get('protocol', '?')))}")
     lines += [fact + "  " for fact in facts] + [""]
     lines += ["| outcome | cases |", "|---|---|"] + [f"| {o} | {counts[o]} |" for o in OUTCOMES if counts.get(o)]
     lines += [f"| **run** | **{run.ran()}** |", ""]
@@ -309,7 +312,7 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
         lines += [f"### Failing: {len(failing)}, by rule", "", "| rule | cases | first case | first difference |", "|---|---|---|---|"]
         for clause, members in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]:
             first = sorted(members, key=lambda line: line.get("id", ""))[0]
-            lines.append(f"| `{clause}` | {len(members)} | `{first.get('id')}` | {_cell(difference(first))} |")
+            lines.append(f"| {md_code(clause)} | {len(members)} | {md_code(first.get('id'))} | {md_inline(difference(first))} |")
         if len(groups) > limit:
             lines.append(f"| … | {sum(len(m) for c, m in groups.items()) - sum(len(m) for c, m in sorted(groups.items(), key=lambda i: (-len(i[1]), i[0]))[:limit])} more in {len(groups) - limit} rules | | |")
         lines.append("")
@@ -318,7 +321,7 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
         lines += [f"### Known failures (baseline): {len(known)}", ""]
         for line in sorted(known, key=lambda line: line.get("id", "")):
             tracker = ", ".join(f"[bug report]({url})" for url in links_of(line)) or "no link"
-            lines.append(f"- `{line.get('id')}` ({clause_of(line)}): {tracker}")
+            lines.append(f"- {md_code(line.get('id'))} ({md_inline(clause_of(line))}): {tracker}")
         lines.append("")
     return "\n".join(lines)
 

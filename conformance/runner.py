@@ -25,6 +25,7 @@ from .cases import Case
 from .cited_clause import ClauseTracer, Point
 from .clip import clip_pair, clip_text
 from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
+from .shown import one_line
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
 FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
@@ -301,7 +302,7 @@ class Session:
         if not reply.get("ok"):
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
             category = error.get("category")
-            text = f"engine refused {kind}: {category}: {error.get('message', '')}"
+            text = f"engine refused {kind}: {one_line(str(category))}: {one_line(str(error.get('message', '')))}"
             if category == "unsupported":
                 # Support is declared in hello, before any case starts: refusing later is no
                 # way out of a case (it would turn failures into skips).
