@@ -20,6 +20,7 @@ from reference_impl.errors import Problem, SpecError
 from .cases import Case
 from .engine_process import START_TIMEOUT
 from .runner import FAILING, CaseResult, Failure, Session, unsupported_needs
+from .usage import write_atomically
 from .worker_processes import can_fork, run_in_processes
 
 
@@ -55,7 +56,7 @@ class SkipList:
         failing = sorted((r.case.id, r.outcome) for r in results if r.outcome in FAILING | {"expected-fail"})
         lines = ["# euchre-spec baseline: cases this engine is known to fail (one case id or glob per line)."]
         lines += [f"{case_id}  # {outcome}" for case_id, outcome in failing]
-        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomically(path, "\n".join(lines) + "\n")
         return len(failing)
 
 

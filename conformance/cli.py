@@ -17,7 +17,7 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.table import Table
 
@@ -346,8 +346,35 @@ def _internal_error(exc: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+# Signals whose default action ends a process without a word: each ends a run as Ctrl-C does
+# (the engines killed, the reports closed and saying so, exit 130). SIGHUP is a closed
+# terminal, SIGALRM or SIGXCPU a limit of the job's; SIGQUIT is left to dump core as asked.
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in (
+    "SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGIO", "SIGPWR")
+    if hasattr(signal, name))
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal; ``name`` says which (``SIGTERM``, ``SIGHUP``...)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
 def _on_sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    raise Interrupted(signal.Signals(signum).name)
+
+
+def _catch_ending_signals() -> dict[int, Any]:
+    """Have every ending signal raise :class:`Interrupted`; the handlers it replaced."""
+    previous = {}
+    for number in ENDING_SIGNALS:
+        try:
+            previous[number] = signal.signal(number, _on_sigterm)
+        except (OSError, ValueError):
+            pass
+    return previous
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -356,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable = args.func
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
+    previous = _catch_ending_signals() if _main_thread() else None
     try:
         return handler(args)
     except UsageError as exc:
@@ -369,9 +396,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EndlessGame as exc:
         error(str(exc))
         return EXIT_FAILED
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kill_all()
-        error("interrupted")
+        error(f"interrupted by {exc.name}" if isinstance(exc, Interrupted) else "interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
@@ -381,8 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _internal_error(exc)
     finally:
         allow_starts()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for number, handler_before in (previous or {}).items():
+            signal.signal(number, handler_before)
 
 
 def _main_thread() -> bool:

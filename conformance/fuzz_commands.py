@@ -35,7 +35,7 @@ from .fuzzing.loop import Fuzzer, FuzzResult
 from .fuzzing.options import describe, show
 from .report import left_sentence
 from .fuzzing.shrink import SHRINK_SECONDS, Shrunk, shrink_divergence
-from .usage import (EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options, positive_int, seconds,
+from .usage import (EXIT_FAILED, EXIT_OK, UsageError, output_file, write_atomically, parse_options, positive_int, seconds,
                     whole_number)
 
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))
@@ -171,7 +171,7 @@ class _Progress:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     argv, make_engine = _engine_factory(args)
     out = _output_dir(args.out)
-    report = output_file(args.json, "the JSON report") if args.json else None
+    report = _json_report(args.json, "fuzz")
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands if args.hands or args.time else 1000
     left_before = left_behind_total()
@@ -201,10 +201,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                                           f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}"))
     left = _say_left(left_before)
     if report:
-        record = _fuzz_json(args, argv, table, result, records)
+        record = {**_fuzz_json(args, argv, table, result, records), "complete": True}
         if left is not None:
             record["left_processes"] = left
-        report.write_text(json.dumps(record, indent=1, default=str) + "\n", encoding="utf-8")
+        write_atomically(report, json.dumps(record, indent=1, default=str) + "\n")
     if result.divergences:
         played = f"{result.hands:,} hands played in full" if result.hands else "in the first hand"
         say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence ({played})")
@@ -253,6 +253,18 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
              f"it shows the game only")
         record["reproducible"] = False
     return record
+
+
+def _json_report(path: str | None, kind: str) -> Path | None:
+    """The ``--json`` file, checked writable and at once replaced by a record that says the
+    run has not ended: a run stopped before its end (Ctrl-C, SIGTERM, SIGKILL) leaves that,
+    never the previous run's verdict."""
+    if not path:
+        return None
+    report = output_file(path, "the JSON report")
+    write_atomically(report, json.dumps({"type": kind, "complete": False,
+                                         "note": "the run did not end: it was stopped or is still running"}) + "\n")
+    return report
 
 
 def _say_left(before: int) -> int | None:
@@ -318,7 +330,7 @@ def print_coverage(coverage: Coverage, index: ClauseIndex) -> None:
 def cmd_identify(args: argparse.Namespace) -> int:
     argv, make_engine = _engine_factory(args)
     out = _output_dir(args.out)
-    report = output_file(args.json, "the JSON report") if args.json else None
+    report = _json_report(args.json, "identify")
     if args.option and not args.variant:
         raise UsageError("--option needs --variant: the options are those of the one table sent")
     left_before = left_behind_total()
@@ -361,10 +373,10 @@ def cmd_identify(args: argparse.Namespace) -> int:
             failed = True
     left = _say_left(left_before)
     if report:
-        record = {"type": "identify", "engine": argv, "results": records}
+        record = {"type": "identify", "complete": True, "engine": argv, "results": records}
         if left is not None:
             record["left_processes"] = left
-        report.write_text(json.dumps(record, indent=1, default=str) + "\n", encoding="utf-8")
+        write_atomically(report, json.dumps(record, indent=1, default=str) + "\n")
     if not results:
         return EXIT_FAILED
     return EXIT_FAILED if failed else EXIT_OK

@@ -22,7 +22,8 @@ from .claim import claims_of_results
 from .clip import xml_safe
 from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
-from .shown import visible_data
+from .shown import one_line, visible_data
+from .usage import write_atomically
 
 
 def header(engine_command: list[str], hello: dict[str, Any] | None, corpus_version: str,
@@ -111,7 +112,7 @@ _FIELD_TYPES: dict[str, dict[str, tuple[type, ...]]] = {
     "header": {"engine": (dict,), "suite": (dict,), "tables": (dict,), "started": (str,), "platform": (dict,)},
     "case": {"id": (str,), "outcome": (str,), "variant": (str,), "failure": (dict,), "detail": (str,),
              "clauses": (list,), "tags": (list,), "title": (str,), "file": (str,)},
-    "footer": {"counts": (dict,), "cases": (int,), "exit_code": (int,)},
+    "footer": {"counts": (dict,), "cases": (int,), "exit_code": (int,), "stopped": (list,)},
 }
 
 
@@ -195,8 +196,10 @@ def _failure_text(result: CaseResult) -> str:
     return result.detail or result.outcome
 
 
-def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -> None:
-    """JUnit XML: a test suite per variant, a test case per case."""
+def write_junit(path: str | Path, results: list[CaseResult], engine_name: str, interrupted: str | None = None) -> None:
+    """JUnit XML: a test suite per variant, a test case per case; a run cut short
+    (``interrupted``: why) adds a suite ``euchre-spec`` whose one test case is that error,
+    so that no CI reads the cases that did run as the whole run. Written whole or not at all."""
     root = ET.Element("testsuites", name=xml_safe(f"euchre-spec {__version__} on {engine_name}"))
     by_variant: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
@@ -226,11 +229,17 @@ def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -
                 ET.SubElement(case, "skipped", message=xml_safe(f"{result.outcome}: {result.detail or ''}".strip()))
             if result.stderr:
                 ET.SubElement(case, "system-err").text = xml_safe(result.stderr)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    if interrupted:
+        suite = ET.SubElement(root, "testsuite", name="euchre-spec", tests="1", failures="0", errors="1", skipped="0",
+                              time="0.000")
+        case = ET.SubElement(suite, "testcase", classname="euchre-spec.run", name="the run ended", time="0.000")
+        ET.SubElement(case, "error", message="interrupted", type="interrupted").text = xml_safe(interrupted)
+    write_atomically(path, "<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(root, encoding="unicode"))
 
 
-def write_tap(path: str | Path, results: list[CaseResult]) -> None:
-    """TAP version 13, one test point per case, failures with a YAML diagnostic block."""
+def write_tap(path: str | Path, results: list[CaseResult], interrupted: str | None = None) -> None:
+    """TAP version 13, one test point per case, failures with a YAML diagnostic block; a run
+    cut short ends with ``Bail out!`` and why. Written whole or not at all."""
     ordered = sorted(results, key=lambda r: r.case.id)
     lines = ["TAP version 13", f"1..{len(ordered)}"]
     for number, result in enumerate(ordered, 1):
@@ -248,7 +257,9 @@ def write_tap(path: str | Path, results: list[CaseResult]) -> None:
                 for key, value in result.failure.to_json().items():
                     lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
             lines.append("  ...")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if interrupted:
+        lines.append(f"Bail out! {one_line(interrupted)}")
+    write_atomically(path, "\n".join(lines) + "\n")
 
 
 def summary_tables(results: list[CaseResult]) -> list[Table]:

@@ -31,7 +31,7 @@ from .console import error, plain, warn
 from .report import read_jsonl
 from .shown import md_code, md_inline
 from .runner import FAILING, OUTCOMES
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file
+from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file, write_atomically
 
 NOT_RUN = frozenset({"skipped", "unsupported"})
 GOOD = frozenset({"pass", "expected-fail"})      # expected-fail: a known failure, listed in the baseline
@@ -277,9 +277,22 @@ def badge_svg(label: str, message: str, colour: str) -> str:
             f'<text x="{left + right / 2:.1f}" y="14">{message_e}</text></g></svg>\n')
 
 
+def interruption(run: Run) -> str | None:
+    """Why a report's run did not end as a whole run ends, or None: it has no footer (killed
+    outright, or still running), or its footer says it was interrupted (exit 130)."""
+    if run.footer is None:
+        return "the report has no footer: the run was killed or has not ended"
+    if run.footer.get("exit_code") == 130:
+        stopped = [str(reason) for reason in run.footer.get("stopped") or [] if "interrupted" in str(reason)]
+        return stopped[0] if stopped else "the run was interrupted"
+    return None
+
+
 def badge_for(run: Run, label: str = "euchre-spec") -> str:
     counts = run.counts()
     ran = run.ran()
+    if interruption(run):
+        return badge_svg(label, f"interrupted, {counts['pass']}/{ran} passed", "#9f9f9f")
     passed = counts["pass"] + counts["expected-fail"]
     if not ran:
         return badge_svg(label, "no case run", "#9f9f9f")
@@ -304,6 +317,9 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
     lines += [fact + "  " for fact in facts] + [""]
     lines += ["| outcome | cases |", "|---|---|"] + [f"| {o} | {counts[o]} |" for o in OUTCOMES if counts.get(o)]
     lines += [f"| **run** | **{run.ran()}** |", ""]
+    stopped = interruption(run)
+    if stopped:
+        lines += [f"**Not a whole run:** {md_inline(stopped)}", ""]
     failing = run.failing()
     if failing:
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -470,7 +486,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_badge(args: argparse.Namespace) -> int:
     out = Path(output_file(args.out, "the badge"))
-    out.write_text(badge_for(read_run(args.report), args.label), encoding="utf-8")
+    write_atomically(out, badge_for(read_run(args.report), args.label))
     plain(f"badge written to {out}")
     return EXIT_OK
 
