@@ -14,12 +14,15 @@ let run ("ran 18 of 212 euchre cases (8%); declare ... to run 194 more");
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .cases import Case, load_cases, load_corpus_meta
+from reference_impl.errors import SpecError
+
 from .check import SkipList, apply_skip_list, select
 from .claim import claims, shortfall
 from .containment import available as contained
@@ -27,7 +30,7 @@ from .engine_process import engine_command, left_behind_total
 from .report import left_sentence
 from .shown import visible
 from .runner import FAILING, Session
-from .usage import percent
+from .usage import percent, seconds
 
 _session: Session | None = None
 _skips: tuple[str, SkipList | None] | None = None      # the skip file, read once per process
@@ -43,7 +46,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--euchre-case", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")
     group.addoption("--euchre-corpus", action="append", metavar="PATH", help="case files or directories (default: the built-in corpus)")
     group.addoption("--euchre-skip", metavar="FILE", help="skip file: listed cases are expected to fail")
-    group.addoption("--euchre-timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each reply")
+    group.addoption("--euchre-timeout", default="10", metavar="S", help="seconds to wait for each reply")
     group.addoption("--euchre-require", action="store_true",
                     help="fail the session unless every selected case ran (none unsupported by the engine's hello)")
     group.addoption("--euchre-fail-under", type=percent, metavar="PCT",
@@ -105,7 +108,7 @@ def _engine_session(config: pytest.Config) -> Session:
     if _session is None:
         argv = engine_command(config.getoption("euchre_engine"))
         _left_at_start[0] = left_behind_total()
-        _session = Session(argv, timeout=config.getoption("euchre_timeout"))
+        _session = Session(argv, timeout=seconds(str(config.getoption("euchre_timeout"))))
     return _session
 
 
@@ -113,20 +116,56 @@ def _skip_list(config: pytest.Config) -> SkipList | None:
     global _skips
     path = config.getoption("euchre_skip")
     if _skips is None or _skips[0] != path:
-        _skips = (path, SkipList.read(path) if path else None)
+        _skips = (path, _read_skip_list(path) if path else None)
     return _skips[1]
+
+
+def _read_skip_list(path: str) -> SkipList:
+    try:
+        return SkipList.read(path)
+    except SpecError as exc:
+        raise pytest.UsageError(f"--euchre-skip: {exc.problems[0]}") from None
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "euchre_tag(name): a conformance case's feature tag")
+    if config.getoption("euchre_engine") is None:
+        return
+    # Usage errors are said once, in one line each, before anything runs (as check says them),
+    # not met by every test item.
+    try:
+        seconds(str(config.getoption("euchre_timeout")))
+    except argparse.ArgumentTypeError as exc:
+        raise pytest.UsageError(f"--euchre-timeout: {exc}") from None
+    try:
+        engine_command(config.getoption("euchre_engine"))
+    except ValueError as exc:
+        raise pytest.UsageError(f"--euchre-engine: {exc}") from None
+    variant = config.getoption("euchre_variant")
+    if variant:
+        from reference_impl.catalog import variant_ids
+        if variant not in variant_ids():
+            raise pytest.UsageError(f"--euchre-variant: unknown variant {variant!r} (known: {', '.join(variant_ids())})")
+    if config.getoption("euchre_skip"):
+        _skip_list(config)
+    if not hasattr(config, "workerinput"):      # (under xdist, a worker's usage error would be lost)
+        chosen, problems = _selection(config)
+        if not chosen and not problems:
+            raise pytest.UsageError("euchre-spec: no case matches the selection (--euchre-variant, --euchre-case, "
+                                    "--euchre-corpus)")
+
+
+def _selection(config: pytest.Config) -> tuple[list[Case], list[Any]]:
+    """The cases selected by the options, and the case files that could not be read."""
+    corpus = config.getoption("euchre_corpus")
+    cases, problems = load_cases([Path(p) for p in corpus] if corpus else None, load_corpus_meta().tags)
+    return select(cases, config.getoption("euchre_variant"), config.getoption("euchre_case")), problems
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.getoption("euchre_engine"):
+    if config.getoption("euchre_engine") is None:
         return
-    corpus = config.getoption("euchre_corpus")
-    cases, problems = load_cases([Path(p) for p in corpus] if corpus else None, load_corpus_meta().tags)
-    chosen = select(cases, config.getoption("euchre_variant"), config.getoption("euchre_case"))
+    chosen, problems = _selection(config)
     added = [EuchreCaseItem.from_parent(session, name=f"euchre-spec/{case.id}", case=case) for case in chosen]
     added += [EuchreCaseItem.from_parent(session, name=f"euchre-spec/unreadable/{Path(problem.file).name}",
                                          case=None, problem=str(problem)) for problem in problems]
@@ -140,7 +179,7 @@ _COUNTS = pytest.StashKey[tuple]()
 
 
 def pytest_report_collectionfinish(config: pytest.Config, start_path: Path, items: list[pytest.Item]) -> list[str]:
-    if not config.getoption("euchre_engine") or _COUNTS not in config.stash:
+    if config.getoption("euchre_engine") is None or _COUNTS not in config.stash:
         return []
     chosen, problems, version = config.stash[_COUNTS]
     line = f"euchre-spec: {chosen} case(s) of corpus {version} on {config.getoption('euchre_engine')}"
@@ -161,7 +200,7 @@ def _claim_problem(config: pytest.Config) -> str | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    if not config.getoption("euchre_engine") or not (_outcomes or _left[0]):
+    if config.getoption("euchre_engine") is None or not (_outcomes or _left[0]):
         return
     terminalreporter.section("euchre-spec")
     if _left[0]:
@@ -175,7 +214,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
-    if not config.getoption("euchre_engine"):
+    if config.getoption("euchre_engine") is None:
         return
     _end_engine()          # before the summary, which says what the engine left behind
     if hasattr(config, "workeroutput"):
