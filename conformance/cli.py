@@ -9,6 +9,7 @@ Ctrl-C or SIGTERM. A user's mistake never shows a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import signal
@@ -17,7 +18,7 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from rich.table import Table
 
@@ -91,6 +92,30 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
+@contextlib.contextmanager
+def _signals_end_at_once() -> Iterator[None]:
+    """While the interpreter plays (nothing to clean up, nothing written yet): Ctrl-C, SIGTERM
+    and the other ending signals take their default action, so they end the process at
+    once, at any point. A Python handler would run only between bytecodes, and the compiled
+    interpreter (the wheel's, built with mypyc) runs none inside its loops: a game that
+    never ended could then be stopped by SIGKILL alone."""
+    if not _main_thread():
+        yield
+        return
+    previous = {}
+    for number in (signal.SIGINT, *ENDING_SIGNALS):
+        try:
+            if signal.getsignal(number) is not signal.SIG_IGN:      # (ignored on purpose: nohup, a background job)
+                previous[number] = signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     rules = load_rules(args.variant, parse_options(args.option))
     rng = random.Random(args.seed)
@@ -105,7 +130,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             error(f"--egn: {refused}")
             return EXIT_FAILED
     if args.games == 1:
-        state = play_random_game(rules, rng)
+        with _signals_end_at_once():
+            state = play_random_game(rules, rng)
         plain(f"{rules.table['title']} ({rules.id}), seed {args.seed}")
         plain(f"options: {options}")
         for line in transcript(rules, state.events):
@@ -121,8 +147,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_OK
     summary = Summary()
     started = time.perf_counter()
-    for _ in range(args.games):
-        summary.add(play_random_game(rules, rng))
+    with _signals_end_at_once():
+        for _ in range(args.games):
+            summary.add(play_random_game(rules, rng))
     elapsed = time.perf_counter() - started
     table = Table(title=escape(f"{args.games} random games of {rules.id} (seed {args.seed})\noptions: {options}"))
     table.add_column("measure")
