@@ -176,7 +176,9 @@ def read_jsonl(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], 
             odd = next((name for name, types in _FIELD_TYPES[kind].items()
                         if name in data and data[name] is not None and not isinstance(data[name], types)), None)
             if odd is not None:
-                problems.append(f"line {number}: the {kind}'s {odd} is a {type(data[odd]).__name__}")
+                shown = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array",
+                         dict: "an object"}.get(type(data[odd]), "not JSON")
+                problems.append(f"line {number}: the {kind}'s {odd} is {shown}")
                 continue
             data = visible_data(data)
             if kind == "header":

@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .console import error, plain, warn
+from reference_impl.errors import Problem, SpecError
+
 from .report import read_jsonl
 from .shown import md_code, md_inline
 from .runner import FAILING, OUTCOMES
@@ -81,9 +83,23 @@ def read_run(path: str | Path) -> Run:
         raise UsageError(f"cannot read the report {path}: {exc}") from None
     if not head:
         raise UsageError(f"{path} is not a report of euchre-spec check --json: {problems[0] if problems else 'empty'}")
+    last = f"line {_line_count(path)}:"
+    odd = [problem for problem in problems if not problem.startswith(last)]
+    if odd:             # (a last line cut short is a run killed while writing: its footer says so)
+        raise SpecError(Problem(str(path), "$", f"{len(odd)} line(s) are not report lines; the first: {odd[0]}"))
     if problems:
-        warn(f"{path}: {len(problems)} line(s) left out, not report lines; the first: {problems[0]}")
+        warn(f"{path}: its last line is not a report line (a run cut short): {problems[0]}")
     return Run(path, head, {line.get("id", f"?{i}"): line for i, line in enumerate(lines)}, foot, problems)
+
+
+def _line_count(path: Path) -> int:
+    """The number of the file's last line (as read_jsonl numbers them)."""
+    count, last = 0, b"\n"
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
 
 
 def clause_of(line: dict[str, Any]) -> str:

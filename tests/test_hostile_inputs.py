@@ -81,5 +81,16 @@ def test_a_report_of_odd_lines_is_read_with_each_line_a_problem(tmp_path):
     for command in (["summary", str(path)], ["badge", str(path), "-o", str(tmp_path / "b.svg")], ["diff", str(path), str(path)]):
         result = subprocess.run([PY, "-m", "conformance.cli", "report", *command], cwd=ROOT, capture_output=True,
                                 text=True, timeout=60)
-        assert result.returncode == 0 and "Traceback" not in result.stderr, (command, result.stderr)
-        assert "4 line(s) left out" in result.stderr
+        assert result.returncode == 1 and "Traceback" not in result.stderr, (command, result.stderr)
+        assert result.stderr.splitlines() == [f"euchre-spec: error: {path}: $: 3 line(s) are not report lines; the first: "
+                                              f"line 2: nested more than 64 deep"], result.stderr
+
+
+def test_a_report_whose_last_line_was_cut_short_is_still_read(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"type": "header", "engine": {"name": "x"}}) + "\n"
+                    + json.dumps({"type": "case", "id": "a", "outcome": "pass", "variant": "euchre"}) + '\n{"type": "ca')
+    result = subprocess.run([PY, "-m", "conformance.cli", "report", "summary", str(path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0 and "its last line is not a report line" in result.stderr
+    assert "Not a whole run" in result.stdout
