@@ -21,7 +21,7 @@ from reference_impl.errors import Problem, SpecError
 from reference_impl.resolve import ResolvedTable, resolve
 from reference_impl.rules import Deal
 from reference_impl.schemas import case_schema_problems
-from reference_impl.yaml_source import CACHE_KIND, Located, load_file, load_text
+from reference_impl.yaml_source import CACHE_KIND, Located, load_file, load_text, size_problem
 
 from . import CORPUS_DIR
 from .forked_map import forked_map, usable_cores
@@ -281,6 +281,8 @@ def load_cases(paths: Iterable[Path] | None = None, tags: dict[str, str] | None 
     files = case_files(paths)
     texts: dict[Path, str] = {}
     for path in files:
+        if size_problem(path) is not None:
+            continue                   # load_case_file reports it, unread
         try:
             texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

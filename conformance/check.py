@@ -20,7 +20,13 @@ from reference_impl.errors import Problem, SpecError
 from .cases import Case
 from .engine_process import START_TIMEOUT
 from .runner import FAILING, CaseResult, Failure, Session, unsupported_needs
+from .usage import write_atomically
 from .worker_processes import can_fork, run_in_processes
+
+
+MAX_SKIP_BYTES = 4 * 1024 * 1024     # a skip file of every case of the corpus is about 60 KB
+MAX_GLOB = 200                       # characters in one case id or glob (ids are under 80)
+MAX_GLOB_BRACKETS = 8                # '[' in one glob
 
 
 @dataclass
@@ -31,16 +37,25 @@ class SkipList:
 
     @classmethod
     def read(cls, path: str | Path) -> "SkipList":
+        """The skip file at ``path``, bounded before it is read (its size, each glob's length
+        and brackets: a glob of many ``[`` costs time quadratic in its length to match)."""
         try:
+            size = Path(path).stat().st_size
+            if size > MAX_SKIP_BYTES:
+                raise SpecError(Problem(str(path), "$", f"the skip file is {size} bytes, more than {MAX_SKIP_BYTES}"))
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise SpecError(Problem(str(path), "$", f"cannot read the skip file: {exc}")) from None
         patterns = []
-        for line in text.splitlines():
+        for number, line in enumerate(text.splitlines(), 1):
             body, _, reason = line.partition("#")
             body = body.strip()
-            if body:
-                patterns.append((body, reason.strip()))
+            if not body:
+                continue
+            if len(body) > MAX_GLOB or body.count("[") > MAX_GLOB_BRACKETS:
+                raise SpecError(Problem(str(path), f"line {number}", f"a case id or glob of {len(body)} characters and "
+                                        f"{body.count('[')} '[' (at most {MAX_GLOB} and {MAX_GLOB_BRACKETS})"))
+            patterns.append((body, reason.strip()))
         return cls(patterns)
 
     def match(self, case_id: str) -> str | None:
@@ -55,7 +70,7 @@ class SkipList:
         failing = sorted((r.case.id, r.outcome) for r in results if r.outcome in FAILING | {"expected-fail"})
         lines = ["# euchre-spec baseline: cases this engine is known to fail (one case id or glob per line)."]
         lines += [f"{case_id}  # {outcome}" for case_id, outcome in failing]
-        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomically(path, "\n".join(lines) + "\n")
         return len(failing)
 
 

@@ -25,7 +25,7 @@ from .corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_
 from .claim import claims_of_results, shortfall
 from .claim import to_json as claim_json
 from .check import SkipList, run_cases, select
-from .usage import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, output_file
+from .usage import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, invalidate, output_file
 from .console import console, error, escape, is_terminal, plain, say, warn
 from .containment import available as contained
 from .engine_process import EngineFailure, EngineProcess, engine_command, kill_all, left_behind_total
@@ -148,11 +148,18 @@ def run_check(args: argparse.Namespace) -> int:
     junit = output_file(args.junit, "the JUnit file") if args.junit else None
     tap = output_file(args.tap, "the TAP file") if args.tap else None
     baseline = output_file(args.write_baseline, "the baseline") if args.write_baseline else None
+    for stale in (report_path, junit, tap):   # the previous run's verdict must not outlive a run stopped early
+        if stale is not None:
+            invalidate(stale)
 
     paths = list(args.corpus) if args.corpus else None
-    meta = corpus_meta(paths)
-    identity = corpus_identity(paths)
-    cases, problems = load_cases(paths, meta.tags)
+    try:
+        meta = corpus_meta(paths)
+        identity = corpus_identity(paths)
+        cases, problems = load_cases(paths, meta.tags)
+    except KeyboardInterrupt as exc:
+        _interrupted_before_start(exc, argv, report_path, junit, tap)
+        raise
     if args.variant and not any(case.variant == args.variant for case in cases):
         variant_path(args.variant)      # an unknown variant: "unknown variant 'x' (known: ...)", as play says
     chosen = select(cases, args.variant, args.case, args.shard)
@@ -188,29 +195,36 @@ def run_check(args: argparse.Namespace) -> int:
         if not hello:
             hello.update(reply)
 
-    problem = start_problem(argv)
-    if problem:
-        error(f"the engine cannot start: {problem}; every case will crash")
-    plain(f"euchre-spec check: {len(chosen)} case(s) of corpus {meta.version} on {' '.join(argv)} "
-          f"with {args.jobs} engine(s)")
-    run = run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
-                    skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
-                    hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
-                    corpus_version=meta.version, start_timeout=args.start_timeout)
+    run = None
     try:
+        problem = start_problem(argv)
+        if problem:
+            error(f"the engine cannot start: {problem}; every case will crash")
+        plain(f"euchre-spec check: {len(chosen)} case(s) of corpus {meta.version} on {' '.join(argv)} "
+              f"with {args.jobs} engine(s)")
+        run = run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
+                        skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
+                        hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
+                        corpus_version=meta.version, start_timeout=args.start_timeout)
         with _Progress(len(chosen)) as progress:
             for result in run:
                 write_header()
                 report.write(result.to_json())
                 results.append(result)
                 progress.advance(result)
-    except KeyboardInterrupt:
-        run.close()                     # ends the worker processes and their engines now
+    except KeyboardInterrupt as exc:
+        if run is not None:
+            run.close()                 # ends the worker processes and their engines now
         kill_all()
         write_header()
-        stopped.append(f"interrupted after {len(results) - len(broken)} of {len(chosen)} case(s)")
+        stopped.append(f"interrupted{_by(exc)} after {len(results) - len(broken)} of {len(chosen)} case(s)")
         report.write(footer(results, time.monotonic() - started, 130, stopped, left()))
         report.close()
+        engine_name = (hello.get("engine") or {}).get("name", args.engine)
+        if junit:
+            write_junit(junit, results, engine_name, interrupted=stopped[-1])
+        if tap:
+            write_tap(tap, results, interrupted=stopped[-1])
         plain(f"interrupted: {len(results) - len(broken)} of {len(chosen)} case(s) run; partial report: {report_path}")
         raise
     write_header()
@@ -268,3 +282,23 @@ def run_check(args: argparse.Namespace) -> int:
     share = f", {len(ran)} run ({len(ran) * 100 // max(1, len(results))}%)" if len(ran) < len(results) else ""
     say(f"{verdict} {len(results)} case(s){share}: {escape(counts)}. Report: {escape(str(report_path))}")
     return exit_code
+
+
+def _by(interrupt: KeyboardInterrupt) -> str:
+    """" by SIGHUP" for a run ended by a signal (see cli.Interrupted), "" for Ctrl-C."""
+    name = getattr(interrupt, "name", None)
+    return f" by {name}" if isinstance(name, str) else ""
+
+
+def _interrupted_before_start(interrupt: KeyboardInterrupt, argv: list[str], report_path: Path,
+                              junit: Path | None, tap: Path | None) -> None:
+    """A run stopped while the corpus was loading: every output says so (no case ran)."""
+    reason = f"interrupted{_by(interrupt)} before any case ran"
+    report = JsonlReport(report_path)
+    report.write(header(argv, None, "unknown", {}, sys.argv[1:]))
+    report.write(footer([], 0.0, 130, [reason], None))
+    report.close()
+    if junit:
+        write_junit(junit, [], "", interrupted=reason)
+    if tap:
+        write_tap(tap, [], interrupted=reason)

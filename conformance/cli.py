@@ -9,6 +9,7 @@ Ctrl-C or SIGTERM. A user's mistake never shows a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import signal
@@ -17,7 +18,7 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from rich.table import Table
 
@@ -102,6 +103,30 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
+@contextlib.contextmanager
+def _signals_end_at_once() -> Iterator[None]:
+    """While the interpreter plays (nothing to clean up, nothing written yet): Ctrl-C, SIGTERM
+    and the other ending signals take their default action, so they end the process at
+    once, at any point. A Python handler would run only between bytecodes, and the compiled
+    interpreter (the wheel's, built with mypyc) runs none inside its loops: a game that
+    never ended could then be stopped by SIGKILL alone."""
+    if not _main_thread():
+        yield
+        return
+    previous = {}
+    for number in (signal.SIGINT, *ENDING_SIGNALS):
+        try:
+            if signal.getsignal(number) is not signal.SIG_IGN:      # (ignored on purpose: nohup, a background job)
+                previous[number] = signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     rules = load_rules(args.variant, parse_options(args.option))
     rng = random.Random(args.seed)
@@ -116,7 +141,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             error(f"--egn: {refused}")
             return EXIT_FAILED
     if args.games == 1:
-        state = play_random_game(rules, rng)
+        with _signals_end_at_once():
+            state = play_random_game(rules, rng)
         plain(f"{rules.table['title']} ({rules.id}), seed {args.seed}")
         plain(f"options: {options}")
         for line in transcript(rules, state.events):
@@ -132,8 +158,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_OK
     summary = Summary()
     started = time.perf_counter()
-    for _ in range(args.games):
-        summary.add(play_random_game(rules, rng))
+    with _signals_end_at_once():
+        for _ in range(args.games):
+            summary.add(play_random_game(rules, rng))
     elapsed = time.perf_counter() - started
     table = Table(title=escape(f"{args.games} random games of {rules.id} (seed {args.seed})\noptions: {options}"))
     table.add_column("measure")
@@ -370,8 +397,35 @@ def _internal_error(exc: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+# Signals whose default action ends a process without a word: each ends a run as Ctrl-C does
+# (the engines killed, the reports closed and saying so, exit 130). SIGHUP is a closed
+# terminal, SIGALRM or SIGXCPU a limit of the job's; SIGQUIT is left to dump core as asked.
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in (
+    "SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGIO", "SIGPWR")
+    if hasattr(signal, name))
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal; ``name`` says which (``SIGTERM``, ``SIGHUP``...)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
 def _on_sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    raise Interrupted(signal.Signals(signum).name)
+
+
+def _catch_ending_signals() -> dict[int, Any]:
+    """Have every ending signal raise :class:`Interrupted`; the handlers it replaced."""
+    previous = {}
+    for number in ENDING_SIGNALS:
+        try:
+            previous[number] = signal.signal(number, _on_sigterm)
+        except (OSError, ValueError):
+            pass
+    return previous
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -380,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable = args.func
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
+    previous = _catch_ending_signals() if _main_thread() else None
     try:
         return handler(args)
     except UsageError as exc:
@@ -393,9 +447,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EndlessGame as exc:
         error(str(exc))
         return EXIT_FAILED
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kill_all()
-        error("interrupted")
+        error(f"interrupted by {exc.name}" if isinstance(exc, Interrupted) else "interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
@@ -405,8 +459,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _internal_error(exc)
     finally:
         allow_starts()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for number, handler_before in (previous or {}).items():
+            signal.signal(number, handler_before)
 
 
 def _main_thread() -> bool:

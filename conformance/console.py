@@ -2,7 +2,10 @@
 
 Anything that came from a user or an engine (a file name, a message, a card token, an
 engine's command line) may contain rich markup such as ``[/bold]``; it is always printed
-with markup off, or escaped when it sits inside a line of our own markup. Without a
+with markup off, or escaped when it sits inside a line of our own markup. It may also hold
+terminal escape sequences: every string rich renders (a line, a table cell) has its control
+characters shown as escapes first (:mod:`conformance.shown`), so nothing reaches the
+terminal as a control but rich's own styles. Without a
 terminal (a CI log) nothing is drawn in place: progress is a plain line every few seconds.
 """
 
@@ -12,9 +15,20 @@ import sys
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+from .shown import visible
+
+
+class SafeConsole(Console):
+    """A rich console that renders no control character it was given as text."""
+
+    def render_str(self, text: str, **kwargs: object) -> Text:  # type: ignore[override]
+        return super().render_str(visible(text), **kwargs)  # type: ignore[arg-type]
+
+
+console = SafeConsole(highlight=False)
+err_console = SafeConsole(stderr=True, highlight=False)
 
 __all__ = ["console", "err_console", "escape", "say", "error", "plain"]
 

@@ -25,10 +25,20 @@ descendant of the keeper, which:
 - exits as the engine did (the same code, or killed by the same signal), so the runner's
   report of an exit status is the engine's.
 
-One keeper per engine, rather than the runner as the subreaper of all its engines: orphans
-would then be the runner's children with nothing to say which engine (or which test)
-started them, and reaping them would race the runner's own ``waitpid`` calls. The keeper
-costs one small interpreter (about 30 ms and a few MB) per engine start.
+One keeper per engine does the everyday work (orphans of the runner's would have nothing
+to say which engine started them, and reaping them with ``waitpid(-1)`` would race the
+runner's own ``waitpid`` calls). The keeper costs one small interpreter (about 30 ms and a
+few MB) per engine start.
+
+But the keeper is within the engine's reach: an engine (or a daemon of its) can SIGKILL or
+SIGSTOP it. So the process that starts engines is a subreaper too (:func:`become_subreaper`):
+whatever a dead keeper leaves (the engine, its daemons) is handed to the runner, not to init.
+When a keeper has not done its job (no ``left N`` line: killed, or stopped and then killed by
+the runner), the runner kills them itself (:func:`sweep`): every process handed to it that is
+not in its own session (nothing an engine starts can be: the keeper runs in a session of its
+own, and a process can only join a group of its own session), not one of the keepers it
+still runs, and started after the failed keeper, with all their descendants. Those outside
+the engine's process group are counted as left behind, as the keeper counts them.
 
 Elsewhere (macOS, Windows, or a Python without ``sys.executable``) and when
 ``EUCHRE_SPEC_CONTAINMENT=group`` is set, the engine is started directly in a session of
@@ -81,6 +91,95 @@ def die_with_parent() -> None:
         return
     if os.getppid() != parent:          # it died before the request took effect
         os.kill(os.getpid(), signal.SIGTERM)
+
+
+_SUBREAPER_OF: int | None = None     # the pid that has made itself a subreaper (a fork must again)
+
+
+def become_subreaper() -> bool:
+    """Make this process the child subreaper of everything it starts (Linux; once per
+    process: the mark is not inherited across ``fork``); whether it is one."""
+    global _SUBREAPER_OF
+    if _SUBREAPER_OF == os.getpid():
+        return True
+    try:
+        import ctypes
+        if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    _SUBREAPER_OF = os.getpid()
+    return True
+
+
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot, from /proc), or None if it is gone."""
+    entry = _stat(pid)
+    return entry[4] if entry is not None else None
+
+
+def process_state(pid: int) -> str | None:
+    """The state letter of ``pid`` (``T``: stopped, ``Z``: a zombie), or None if it is gone."""
+    entry = _stat(pid)
+    return entry[3] if entry is not None else None
+
+
+def _stat(pid: int) -> tuple[int, int, int, str, int] | None:
+    """(parent, process group, session, state letter, start time) of ``pid``, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()          # the name in (...) may hold anything
+    if len(fields) < 20:
+        return None
+    return (int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode("ascii", "replace"), int(fields[19]))
+
+
+def sweep(spared: set[int], since: int, engine_group: int) -> int:
+    """In the runner, after a keeper that did not do its job has ended: kill every process
+    that was handed to this process (a subreaper) from outside its own session, started at
+    or after ``since`` (the keeper's start), and is not in ``spared`` (the keepers of other
+    engines still running), with all its descendants, until none is left; reap those that
+    are this process's children. How many of them were outside ``engine_group``."""
+    me, session = os.getpid(), os.getsid(0)
+    counted: set[int] = set()
+    for _ in range(MAX_ROUNDS):
+        table: dict[int, tuple[int, int, int, str, int]] = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                entry = _stat(int(name))
+                if entry is not None:
+                    table[int(name)] = entry
+        children: dict[int, list[int]] = {}
+        for pid, entry in table.items():
+            children.setdefault(entry[0], []).append(pid)
+        roots = [pid for pid in children.get(me, ()) if pid not in spared
+                 and table[pid][2] != session and table[pid][4] >= since]
+        for pid in roots:
+            if table[pid][3] in ("Z", "X"):
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+        living, todo = [], list(roots)
+        while todo:
+            pid = todo.pop()
+            if table[pid][3] not in ("Z", "X"):
+                living.append(pid)
+            todo.extend(children.get(pid, ()))
+        if not living and not any(table[pid][3] in ("Z", "X") for pid in roots):
+            break
+        counted.update(pid for pid in living if table[pid][1] != engine_group)
+        for number in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in living:
+                try:
+                    os.kill(pid, number)
+                except OSError:
+                    pass
+        time.sleep(0.001)
+    return len(counted)
 
 
 # -- in the keeper ------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from reference_impl.schemas import validator
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 from . import containment
+from .shown import one_line
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
 STDERR_KEEP = 16 * 1024         # bytes of stderr kept for the report
@@ -74,9 +75,7 @@ def kill_all() -> None:
         if process is None or not engine.kept:
             continue
         try:
-            process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            engine._force_kill()
+            engine._end_keeper(process, deadline)
         except Exception:  # noqa: BLE001 - a stop in another thread may be closing it meanwhile
             pass
 
@@ -278,6 +277,7 @@ class EngineProcess:
         self.kept = False                       # the current process is a keeper (containment)
         self.engine_pid: int | None = None      # the engine's own pid (and process group)
         self._report: int | None = None         # the keeper's report pipe
+        self._keeper_since = 0                  # the keeper's start time (clock ticks since boot)
         self._next_id = 0
         self._buffer = b""
         self._selector: selectors.BaseSelector | None = None
@@ -303,7 +303,7 @@ class EngineProcess:
                               "suite": self.suite}, timeout=self.start_timeout)
         if not reply["ok"]:
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-            raise EngineGarbled(f"hello refused: {error.get('category')}: {error.get('message')}")
+            raise EngineGarbled(f"hello refused: {one_line(str(error.get('category')))}: {one_line(str(error.get('message')))}")
         protocol = reply.get("protocol")
         if type(protocol) is int and protocol != PROTOCOL_VERSION:
             raise EngineGarbled(f"engine speaks protocol {protocol!r}; this runner speaks {PROTOCOL_VERSION}")
@@ -318,6 +318,8 @@ class EngineProcess:
         """Start the process, in a session of its own (under a keeper where there can be
         one), and wire up its pipes."""
         self.kept = containment.available()
+        if self.kept:
+            containment.become_subreaper()     # what a killed keeper leaves comes to us, not to init
         report_write = None
         argv = self.argv
         if self.kept:
@@ -336,6 +338,7 @@ class EngineProcess:
         _RUNNING.add(self)
         self.engine_pid = self.process.pid
         if self.kept:
+            self._keeper_since = containment.start_time(self.process.pid) or 0
             self._keeper_started()
         self._buffer = b""
         self._ahead = None
@@ -391,9 +394,10 @@ class EngineProcess:
                 pass
             self._report = None
 
-    def _read_left(self) -> int:
+    def _read_left(self) -> int | None:
         """The keeper's last word, once it has ended: how many processes it found alive
-        after the engine's process group was gone (and killed)."""
+        after the engine's process group was gone (and killed); None if it did not say
+        (it was killed, or stopped and killed by us: it did not do its job)."""
         data = b""
         try:
             while _readable(self._report, 0.5):
@@ -403,7 +407,7 @@ class EngineProcess:
                 data += chunk
         except OSError:
             pass
-        left = 0
+        left = None
         for line in data.decode("ascii", "replace").splitlines():
             words = line.split()
             if len(words) == 2 and words[0] == "left" and words[1].isdigit():
@@ -418,7 +422,7 @@ class EngineProcess:
         return self.process.pid, self.engine_pid or self.process.pid, self.kept
 
     def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None and self.hello is not None
+        return self.process is not None and self.hello is not None and not self._ended()
 
     def stop(self) -> None:
         """Say bye if the engine is healthy, then make sure it is gone with everything it
@@ -431,22 +435,12 @@ class EngineProcess:
                 self.request({"type": "bye"}, timeout=min(self.timeout, 2.0))
             except EngineFailure:
                 pass
-        try:
-            process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            pass
+        self._wait(process, time.monotonic() + 1.0)
         self.kill_group()
-        try:
-            process.wait(timeout=KEEPER_GRACE if self.kept else None)
-        except subprocess.TimeoutExpired:       # a keeper that cannot do its job: do what it can
-            self._force_kill()
-            process.wait()
         if self.kept:
-            left = self._read_left()
-            self._close_report()
-            if left:
-                self.left_behind += left
-                note_left(left)
+            self._end_keeper(process, time.monotonic() + KEEPER_GRACE)
+        else:
+            process.wait()
         for pipe in (process.stdin, process.stdout, process.stderr):
             try:
                 pipe.close()
@@ -463,6 +457,38 @@ class EngineProcess:
         self.process = None
         self.hello = None
         self._ahead = None
+
+    def _wait(self, process: subprocess.Popen, deadline: float) -> bool:
+        """Wait for the process started (the keeper, or the engine) to end until
+        ``deadline``; whether it did. A stopped keeper will not: no use waiting for it."""
+        while True:
+            try:
+                process.wait(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+                return True
+            except subprocess.TimeoutExpired:
+                pass
+            if time.monotonic() >= deadline or (self.kept and containment.process_state(process.pid) in ("T", "t")):
+                return False
+
+    def _end_keeper(self, process: subprocess.Popen, deadline: float) -> None:
+        """Wait for the keeper (already asked to end) until ``deadline``; a keeper that is
+        stopped, or still running then, is killed. Then count what it left behind, and if
+        it did not say (it was killed, by us or by the engine), find and kill that
+        ourselves: its orphans are ours (see :func:`containment.sweep`)."""
+        if not self._wait(process, deadline):
+            self._force_kill()
+            process.wait()
+        if self._report is None:
+            return                                  # counted already (kill_all, then stop)
+        left = self._read_left()
+        self._close_report()
+        if left is None:
+            spared = {engine.process.pid for engine in list(_RUNNING)
+                      if engine is not self and engine.process is not None and engine.kept}
+            left = containment.sweep(spared, self._keeper_since, self.engine_pid or process.pid)
+        if left:
+            self.left_behind += left
+            note_left(left)
 
     def kill_group(self) -> None:
         """End the engine and anything it started: ask its keeper (which kills the engine's
@@ -487,6 +513,10 @@ class EngineProcess:
             self._force_kill_process(self.process)
 
     def _force_kill_process(self, process: subprocess.Popen) -> None:
+        try:
+            process.kill()                      # a keeper stopped or not ending (it is in a session of its own)
+        except OSError:
+            pass
         for group in {process.pid, self.engine_pid or process.pid}:
             try:
                 os.killpg(group, signal.SIGKILL)
@@ -598,13 +628,22 @@ class EngineProcess:
             if not self._selector.select(min(remaining, POLL)):
                 # Nothing to read: the engine may have exited while something it started
                 # still holds its output open (no end of file comes then).
-                if self.process.poll() is not None and not self._selector.select(0):
+                if self._ended() and not self._selector.select(0):
                     raise EngineCrashed(self._exit_text(f"the engine exited before replying to {what}"))
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise EngineCrashed(self._exit_text(f"the engine closed its output before replying to {what}"))
             self._buffer += chunk
+
+    def _ended(self) -> bool:
+        """Whether the engine has ended: its keeper has, and (a keeper may have been killed
+        by the engine, which then runs on as our child) so has the engine itself."""
+        if self.process.poll() is None:
+            return False
+        if not self.kept or self.engine_pid is None or self.engine_pid == self.process.pid:
+            return True
+        return containment.process_state(self.engine_pid) in (None, "Z", "X")
 
     def _exit_text(self, what: str) -> str:
         try:

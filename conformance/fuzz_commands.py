@@ -25,7 +25,8 @@ from reference_impl.resolve import ResolvedTable, resolve
 
 from .clip import window_pair
 from .console import console, error, escape, is_terminal, plain, say, warn
-from .engine_process import EngineFailure, engine_command
+from .containment import available as contained
+from .engine_process import EngineFailure, engine_command, left_behind_total
 from .fuzzing.casefile import write_divergence
 from .fuzzing.clauses import ClauseIndex
 from .fuzzing.coverage import SITUATIONS, Coverage
@@ -34,8 +35,9 @@ from .fuzzing.identify import Identification, Identifier
 from .fuzzing.lockstep import OverlappingEngine, SetupError
 from .fuzzing.loop import Fuzzer, FuzzResult
 from .fuzzing.options import describe, show
+from .report import left_sentence
 from .fuzzing.shrink import SHRINK_SECONDS, Shrunk, shrink_divergence
-from .usage import (EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options, positive_int, seconds,
+from .usage import (EXIT_FAILED, EXIT_OK, UsageError, output_file, write_atomically, parse_options, positive_int, seconds,
                     whole_number)
 
 DIVERGENCES = 12            # kinds of divergence a fuzz run collects (each is then shrunk) before it stops
@@ -180,9 +182,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return cmd_fuzz_views(args)
     argv, make_engine = _engine_factory(args)
     out = _output_dir(args.out)
-    report = output_file(args.json, "the JSON report") if args.json else None
+    report = _json_report(args.json, "fuzz")
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands if args.hands or args.time else 1000
+    left_before = left_behind_total()
     plain(f"euchre-spec fuzz: {table.id} ({describe(_chosen(table))}) on {' '.join(argv)}, seed {args.seed}, "
           + (f"{hands} hands" if hands else f"{args.time:g} s") + f", {args.jobs} engine(s)")
     with _Progress(hands, args.time) as progress:
@@ -212,9 +215,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
                                           f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}",
                                           written=written))
+    left = _say_left(left_before)
     if report:
-        report.write_text(json.dumps(_fuzz_json(args, argv, table, result, records), indent=1, default=str) + "\n",
-                          encoding="utf-8")
+        record = {**_fuzz_json(args, argv, table, result, records), "complete": True}
+        if left is not None:
+            record["left_processes"] = left
+        write_atomically(report, json.dumps(record, indent=1, default=str) + "\n")
     if result.divergences:
         played = f"{result.hands:,} hands played in full" if result.hands else "in the first hand"
         say(f"[bold red]DIVERGED[/] {len(result.divergences)} kind(s) of divergence ({played})")
@@ -305,6 +311,30 @@ def _confirm_case(record: dict[str, Any], argv: list[str], args: argparse.Namesp
     return record
 
 
+def _json_report(path: str | None, kind: str) -> Path | None:
+    """The ``--json`` file, checked writable and at once replaced by a record that says the
+    run has not ended: a run stopped before its end (Ctrl-C, SIGTERM, SIGKILL) leaves that,
+    never the previous run's verdict."""
+    if not path:
+        return None
+    report = output_file(path, "the JSON report")
+    write_atomically(report, json.dumps({"type": kind, "complete": False,
+                                         "note": "the run did not end: it was stopped or is still running"}) + "\n")
+    return report
+
+
+def _say_left(before: int) -> int | None:
+    """How many processes the engines (and the shrinker's) left behind since ``before``,
+    said on the console when there were any; None where they cannot be counted (without
+    a subreaper, a process that leaves the engine's group is neither found nor counted)."""
+    if not contained():
+        return None
+    left = left_behind_total() - before
+    if left:
+        warn(left_sentence(left))
+    return left
+
+
 def _quote(text: str) -> str:
     return json.dumps(text) if any(c in text for c in " '\"$") else text
 
@@ -359,9 +389,10 @@ def print_coverage(coverage: Coverage, index: ClauseIndex) -> None:
 def cmd_identify(args: argparse.Namespace) -> int:
     argv, make_engine = _engine_factory(args)
     out = _output_dir(args.out)
-    report = output_file(args.json, "the JSON report") if args.json else None
+    report = _json_report(args.json, "identify")
     if args.option and not args.variant:
         raise UsageError("--option needs --variant: the options are those of the one table sent")
+    left_before = left_behind_total()
     if args.variant:
         variants = [args.variant]
         tables = {args.variant: resolve(args.variant, parse_options(args.option))}
@@ -406,9 +437,12 @@ def cmd_identify(args: argparse.Namespace) -> int:
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:
             failed = True
+    left = _say_left(left_before)
     if report:
-        report.write_text(json.dumps({"type": "identify", "engine": argv, "results": records}, indent=1, default=str)
-                          + "\n", encoding="utf-8")
+        record = {"type": "identify", "complete": True, "engine": argv, "results": records}
+        if left is not None:
+            record["left_processes"] = left
+        write_atomically(report, json.dumps(record, indent=1, default=str) + "\n")
     if not results:
         return EXIT_FAILED
     return EXIT_FAILED if failed else EXIT_OK

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -23,6 +24,8 @@ from .claim import claims_of_results
 from .clip import xml_safe
 from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
+from .shown import one_line, visible_data
+from .usage import write_atomically
 
 
 def portable(argument: str, cwd: str | None = None) -> str:
@@ -97,9 +100,15 @@ def run_notes(results: list[CaseResult], left_processes: int | None, case_timeou
         during = sorted(r.case.id for r in results if r.left_processes)
         where = (f"; {sum(r.left_processes for r in results)} of them when the engine ended after "
                  + ", ".join(during[:limit]) + (" ..." if len(during) > limit else "")) if during else ""
-        notes.append(f"engine left {left_processes} process(es) behind: still running after the engine had ended, "
-                     f"outside its process group; all were killed{where}")
+        notes.append(left_sentence(left_processes) + where)
     return notes
+
+
+def left_sentence(left_processes: int) -> str:
+    """What the console says of processes an engine left behind (check, fuzz, identify, the
+    pytest plugin): the same words everywhere, so that one search finds them."""
+    return (f"engine left {left_processes} process(es) behind: still running after the engine had ended, "
+            f"outside its process group; all were killed")
 
 
 class JsonlReport:
@@ -116,30 +125,90 @@ class JsonlReport:
         self.handle.close()
 
 
+MAX_REPORT_BYTES = 256 * 1024 * 1024   # a report larger than this is refused before it is read
+MAX_REPORT_LINE = 4 * 1024 * 1024      # a longer line is a problem, not read (a case line is a few KB)
+MAX_REPORT_DEPTH = 64                  # nesting deeper than any report line of ours is a problem
+# fields of a report line that the readers (report diff/summary/badge, the site) use, with
+# the JSON type each must have when present: a line with another type is a problem
+_FIELD_TYPES: dict[str, dict[str, tuple[type, ...]]] = {
+    "header": {"engine": (dict,), "suite": (dict,), "tables": (dict,), "started": (str,), "platform": (dict,)},
+    "case": {"id": (str,), "outcome": (str,), "variant": (str,), "failure": (dict,), "detail": (str,),
+             "clauses": (list,), "tags": (list,), "title": (str,), "file": (str,)},
+    "footer": {"counts": (dict,), "cases": (int,), "exit_code": (int,), "stopped": (list,)},
+}
+
+
+_NOT_BRACKETS = re.compile(rb"[^\[\]{}]+")
+
+
+def _too_deep(line: bytes, limit: int) -> bool:
+    """Whether brackets in a JSON line nest more than ``limit`` deep (those in strings count
+    too: an overestimate that only makes a line of odd strings a problem, never a crash)."""
+    depth = 0
+    for char in _NOT_BRACKETS.sub(b"", line):
+        depth += 1 if char in (0x5B, 0x7B) else -1
+        if depth > limit:
+            return True
+    return False
+
+
 def read_jsonl(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None, list[str]]:
     """Header, case lines, footer (None for a run cut short) and problems (lines that are not
-    JSON or not a report line) of a report."""
+    JSON or not a report line) of a report. Bounded whatever the file holds: its size, each
+    line's length and nesting are capped before a line is decoded, a field of an unexpected
+    type makes the line a problem, and every string is made safe to show (see
+    :mod:`conformance.shown`: a report holds what an engine said)."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_REPORT_BYTES:
+        raise OSError(f"{size} bytes, more than a report can be ({MAX_REPORT_BYTES})")
     head: dict[str, Any] = {}
     cases: list[dict[str, Any]] = []
     foot = None
     problems = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            problems.append(f"line {number}: not JSON ({exc})")
-            continue
-        kind = data.get("type") if isinstance(data, dict) else None
-        if kind == "header":
-            head = data
-        elif kind == "case":
-            cases.append(data)
-        elif kind == "footer":
-            foot = data
-        else:
-            problems.append(f"line {number}: neither a header, a case nor a footer")
+    with open(path, "rb") as handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_REPORT_LINE + 1)
+            if not raw:
+                break
+            number += 1
+            if len(raw) > MAX_REPORT_LINE:
+                problems.append(f"line {number}: longer than {MAX_REPORT_LINE} bytes")
+                while raw and not raw.endswith(b"\n"):       # skip the rest of it
+                    raw = handle.readline(MAX_REPORT_LINE + 1)
+                continue
+            if not raw.strip():
+                continue
+            if _too_deep(raw, MAX_REPORT_DEPTH):
+                problems.append(f"line {number}: nested more than {MAX_REPORT_DEPTH} deep")
+                continue
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                problems.append(f"line {number}: not UTF-8 ({exc.reason} at byte {exc.start})")
+                continue
+            except (ValueError, RecursionError) as exc:
+                problems.append(f"line {number}: not JSON ({exc})")
+                continue
+            kind = data.get("type") if isinstance(data, dict) else None
+            if kind not in _FIELD_TYPES:
+                problems.append(f"line {number}: neither a header, a case nor a footer")
+                continue
+            odd = next((name for name, types in _FIELD_TYPES[kind].items()
+                        if name in data and data[name] is not None and not isinstance(data[name], types)), None)
+            if odd is not None:
+                shown = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array",
+                         dict: "an object"}.get(type(data[odd]), "not JSON")
+                problems.append(f"line {number}: the {kind}'s {odd} is {shown}")
+                continue
+            data = visible_data(data)
+            if kind == "header":
+                head = data
+            elif kind == "case":
+                cases.append(data)
+            else:
+                foot = data
     if not head:
         problems.append("no header line")
     return head, cases, foot, problems
@@ -151,8 +220,10 @@ def _failure_text(result: CaseResult) -> str:
     return result.detail or result.outcome
 
 
-def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -> None:
-    """JUnit XML: a test suite per variant, a test case per case."""
+def write_junit(path: str | Path, results: list[CaseResult], engine_name: str, interrupted: str | None = None) -> None:
+    """JUnit XML: a test suite per variant, a test case per case; a run cut short
+    (``interrupted``: why) adds a suite ``euchre-spec`` whose one test case is that error,
+    so that no CI reads the cases that did run as the whole run. Written whole or not at all."""
     root = ET.Element("testsuites", name=xml_safe(f"euchre-spec {__version__} on {engine_name}"))
     by_variant: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
@@ -182,11 +253,17 @@ def write_junit(path: str | Path, results: list[CaseResult], engine_name: str) -
                 ET.SubElement(case, "skipped", message=xml_safe(f"{result.outcome}: {result.detail or ''}".strip()))
             if result.stderr:
                 ET.SubElement(case, "system-err").text = xml_safe(result.stderr)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    if interrupted:
+        suite = ET.SubElement(root, "testsuite", name="euchre-spec", tests="1", failures="0", errors="1", skipped="0",
+                              time="0.000")
+        case = ET.SubElement(suite, "testcase", classname="euchre-spec.run", name="the run ended", time="0.000")
+        ET.SubElement(case, "error", message="interrupted", type="interrupted").text = xml_safe(interrupted)
+    write_atomically(path, "<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(root, encoding="unicode"))
 
 
-def write_tap(path: str | Path, results: list[CaseResult]) -> None:
-    """TAP version 13, one test point per case, failures with a YAML diagnostic block."""
+def write_tap(path: str | Path, results: list[CaseResult], interrupted: str | None = None) -> None:
+    """TAP version 13, one test point per case, failures with a YAML diagnostic block; a run
+    cut short ends with ``Bail out!`` and why. Written whole or not at all."""
     ordered = sorted(results, key=lambda r: r.case.id)
     lines = ["TAP version 13", f"1..{len(ordered)}"]
     for number, result in enumerate(ordered, 1):
@@ -204,7 +281,9 @@ def write_tap(path: str | Path, results: list[CaseResult]) -> None:
                 for key, value in result.failure.to_json().items():
                     lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
             lines.append("  ...")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if interrupted:
+        lines.append(f"Bail out! {one_line(interrupted)}")
+    write_atomically(path, "\n".join(lines) + "\n")
 
 
 def summary_tables(results: list[CaseResult]) -> list[Table]:
@@ -233,7 +312,7 @@ def print_failures(console: Console, results: list[CaseResult], limit: int = 20)
                       soft_wrap=True)
         console.print("  " + _failure_text(result).replace("\n", "\n  "), soft_wrap=True, markup=False)
         if result.stderr:
-            tail = result.stderr.strip().splitlines()[-5:]
+            tail = result.stderr.strip().split("\n")[-5:]     # (not at a carriage return: one of the engine's lines)
             console.print("  engine stderr (last lines):\n    " + "\n    ".join(tail), soft_wrap=True, markup=False)
     if len(bad) > limit:
         console.print(f"... and {len(bad) - limit} more; see the JSON Lines report")

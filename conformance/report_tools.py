@@ -27,14 +27,17 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable
 
-from .console import error, plain
+from .console import error, plain, warn
+from reference_impl.errors import Problem, SpecError
+
 from .report import read_jsonl
+from .shown import md_code, md_inline
 from .runner import FAILING, OUTCOMES
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file
+from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file, write_atomically
 
 NOT_RUN = frozenset({"skipped", "unsupported"})
 GOOD = frozenset({"pass", "expected-fail"})      # expected-fail: a known failure, listed in the baseline
-URL = re.compile(r"https?://[^\s)>\]]+")
+URL = re.compile(r"https?://[^\s)>\]<\"'`\\|]+")
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -80,7 +83,23 @@ def read_run(path: str | Path) -> Run:
         raise UsageError(f"cannot read the report {path}: {exc}") from None
     if not head:
         raise UsageError(f"{path} is not a report of euchre-spec check --json: {problems[0] if problems else 'empty'}")
+    last = f"line {_line_count(path)}:"
+    odd = [problem for problem in problems if not problem.startswith(last)]
+    if odd:             # (a last line cut short is a run killed while writing: its footer says so)
+        raise SpecError(Problem(str(path), "$", f"{len(odd)} line(s) are not report lines; the first: {odd[0]}"))
+    if problems:
+        warn(f"{path}: its last line is not a report line (a run cut short): {problems[0]}")
     return Run(path, head, {line.get("id", f"?{i}"): line for i, line in enumerate(lines)}, foot, problems)
+
+
+def _line_count(path: Path) -> int:
+    """The number of the file's last line (as read_jsonl numbers them)."""
+    count, last = 0, b"\n"
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
 
 
 def clause_of(line: dict[str, Any]) -> str:
@@ -205,7 +224,7 @@ def by_clause(changes: Iterable[Change]) -> list[tuple[str, list[Change]]]:
 
 
 def diff_markdown(old: Run, new: Run, result: Diff) -> str:
-    lines = [f"## {new.name}: {old.version} → {new.version}", "",
+    lines = [f"## {md_inline(new.name)}: {md_inline(old.version)} → {md_inline(new.version)}", "",
              f"{len(result.regressed)} regressed, {len(result.fixed)} fixed, {len(result.new)} new "
              f"({len(result.new_failing())} failing), {len(result.removed)} no longer run, "
              f"{len(result.changed)} failing differently.", ""]
@@ -217,7 +236,7 @@ def diff_markdown(old: Run, new: Run, result: Diff) -> str:
         for clause, members in by_clause(changes):
             for change in members:
                 outcome = f"{change.before or '—'} → {change.after or '—'}"
-                lines.append(f"| `{clause}` | `{change.case}` | {outcome} | {_cell(change.words)} |")
+                lines.append(f"| {md_code(clause)} | {md_code(change.case)} | {md_inline(outcome)} | {md_inline(change.words)} |")
         lines.append("")
     new_passing = [c for c in result.new if c.after not in FAILING]
     if new_passing:
@@ -274,9 +293,22 @@ def badge_svg(label: str, message: str, colour: str) -> str:
             f'<text x="{left + right / 2:.1f}" y="14">{message_e}</text></g></svg>\n')
 
 
+def interruption(run: Run) -> str | None:
+    """Why a report's run did not end as a whole run ends, or None: it has no footer (killed
+    outright, or still running), or its footer says it was interrupted (exit 130)."""
+    if run.footer is None:
+        return "the report has no footer: the run was killed or has not ended"
+    if run.footer.get("exit_code") == 130:
+        stopped = [str(reason) for reason in run.footer.get("stopped") or [] if "interrupted" in str(reason)]
+        return stopped[0] if stopped else "the run was interrupted"
+    return None
+
+
 def badge_for(run: Run, label: str = "euchre-spec") -> str:
     counts = run.counts()
     ran = run.ran()
+    if interruption(run):
+        return badge_svg(label, f"interrupted, {counts['pass']}/{ran} passed", "#9f9f9f")
     passed = counts["pass"] + counts["expected-fail"]
     if not ran:
         return badge_svg(label, "no case run", "#9f9f9f")
@@ -292,15 +324,18 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
     counts = run.counts()
     engine = run.engine
     suite = run.header.get("suite") or {}
-    lines = [f"## euchre-spec: {run.name} {run.version}", ""]
-    facts = [f"**Declared rules:** {declared_rules(run)}"]
+    lines = [f"## euchre-spec: {md_inline(run.name)} {md_inline(run.version)}", ""]
+    facts = [f"**Declared rules:** {md_inline(declared_rules(run))}"]
     if engine.get("url"):
-        facts.append(f"**Engine:** <{engine['url']}>")
-    facts.append(f"**Suite:** {suite.get('version', '?')}, corpus {suite.get('corpus_version', '?')}, "
-                 f"protocol {run.header.get('protocol_version', run.header.get('protocol', '?'))}")
+        facts.append(f"**Engine:** {md_inline(engine['url'])}")
+    facts.append(f"**Suite:** {md_inline(suite.get('version', '?'))}, corpus {md_inline(suite.get('corpus_version', '?'))}, "
+                 f"protocol {md_inline(run.header.get('protocol_version', run.header.get('protocol', '?')))}")
     lines += [fact + "  " for fact in facts] + [""]
     lines += ["| outcome | cases |", "|---|---|"] + [f"| {o} | {counts[o]} |" for o in OUTCOMES if counts.get(o)]
     lines += [f"| **run** | **{run.ran()}** |", ""]
+    stopped = interruption(run)
+    if stopped:
+        lines += [f"**Not a whole run:** {md_inline(stopped)}", ""]
     failing = run.failing()
     if failing:
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -309,7 +344,7 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
         lines += [f"### Failing: {len(failing)}, by rule", "", "| rule | cases | first case | first difference |", "|---|---|---|---|"]
         for clause, members in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]:
             first = sorted(members, key=lambda line: line.get("id", ""))[0]
-            lines.append(f"| `{clause}` | {len(members)} | `{first.get('id')}` | {_cell(difference(first))} |")
+            lines.append(f"| {md_code(clause)} | {len(members)} | {md_code(first.get('id'))} | {md_inline(difference(first))} |")
         if len(groups) > limit:
             lines.append(f"| … | {sum(len(m) for c, m in groups.items()) - sum(len(m) for c, m in sorted(groups.items(), key=lambda i: (-len(i[1]), i[0]))[:limit])} more in {len(groups) - limit} rules | | |")
         lines.append("")
@@ -318,7 +353,7 @@ def summary_markdown(run: Run, limit: int = 15) -> str:
         lines += [f"### Known failures (baseline): {len(known)}", ""]
         for line in sorted(known, key=lambda line: line.get("id", "")):
             tracker = ", ".join(f"[bug report]({url})" for url in links_of(line)) or "no link"
-            lines.append(f"- `{line.get('id')}` ({clause_of(line)}): {tracker}")
+            lines.append(f"- {md_code(line.get('id'))} ({md_inline(clause_of(line))}): {tracker}")
         lines.append("")
     return "\n".join(lines)
 
@@ -498,7 +533,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_badge(args: argparse.Namespace) -> int:
     out = Path(output_file(args.out, "the badge"))
-    out.write_text(badge_for(read_run(args.report), args.label), encoding="utf-8")
+    write_atomically(out, badge_for(read_run(args.report), args.label))
     plain(f"badge written to {out}")
     return EXIT_OK
 

@@ -25,6 +25,9 @@ from .cited_clause import ClauseTracer, Point
 from .clip import clip_pair, clip_text
 from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
 from .seat_views import ReferenceReplay, view_differences, wants_views
+from .json_values import same_set, strict_equal
+from .shown import one_line
+from .state_consistency import card_count, dealt_cards, inconsistency
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
 FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
@@ -217,6 +220,11 @@ class Session:
         self._engine_state: dict[str, Any] | None = None
         self.start_error: str | None = None
         self._replay: ReferenceReplay | None = None     # a case checking every view: the reference beside it
+        # what every state reply is checked against (see state_consistency): the cards the
+        # case dealt this hand, the table's seats, and the cards in play at the play's start
+        self._dealt: frozenset[str] | None = None
+        self._seats: int | None = None
+        self._play_cards: tuple[Any, int] | None = None
 
     def close(self) -> None:
         self.engine.stop()
@@ -316,7 +324,7 @@ class Session:
         if not reply.get("ok"):
             error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
             category = error.get("category")
-            text = f"engine refused {kind}: {category}: {error.get('message', '')}"
+            text = f"engine refused {kind}: {one_line(str(category))}: {one_line(str(error.get('message', '')))}"
             if category == "unsupported":
                 # Support is declared in hello, before any case starts: refusing later is no
                 # way out of a case (it would turn failures into skips).
@@ -360,6 +368,29 @@ class Session:
                 path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply is not valid: ${path}: {errors[0].message}"), "error")
             self._validated.add(schema)
+        if isinstance(reply.get("state"), dict):
+            self._check_consistent(reply["state"], where)
+
+    def _check_consistent(self, state: dict[str, Any], where: str) -> None:
+        """Every state reply, whatever fields the case names: it must agree with itself and
+        with the deal, and during the play keep its cards (see state_consistency)."""
+        problem = inconsistency(state, self._dealt, self._seats)
+        if problem is None and state.get("phase") == "play":
+            count = card_count(state)
+            hand = state.get("hand_number")
+            if count is not None:
+                if self._play_cards is None or self._play_cards[0] != hand:
+                    self._play_cards = (hand, count)
+                elif self._play_cards[1] != count:
+                    problem = ("hands", f"{count} cards in the hands and tricks, {self._play_cards[1]} at the start "
+                                        f"of the play", False)
+        if problem is not None:
+            field, what, malformed = problem
+            if malformed:       # (the schema is checked on the first reply of each kind only)
+                raise CaseFailed(Failure(where=where, message=f"the state is not of the protocol's shape: {field}: {what}",
+                                         field=field, actual=state.get(field)), "error")
+            raise CaseFailed(Failure(where=where, message=f"the state contradicts itself or the deal: {field}: {what}",
+                                     field=field, actual=state.get(field)), "fail")
 
     def _send_rules(self, case: Case) -> None:
         table = case.table
@@ -371,6 +402,9 @@ class Session:
 
     def _play(self, case: Case) -> None:
         self._send_rules(case)
+        self._dealt, self._play_cards = None, None
+        count = (case.table.table.get("players") or {}).get("count")
+        self._seats = count if type(count) is int else None
         setup = case.setup
         message: dict[str, Any] = {"type": "new_game"}
         if "dealer" in setup:
@@ -386,6 +420,7 @@ class Session:
         self._check_views(case, "new game")
         for h, hand in enumerate(case.hands, 1):
             deal = {"type": "deal", **hand["deal"]}
+            self._dealt, self._play_cards = (None if "deal_reject" in hand else dealt_cards(hand["deal"])), None
             if "deal_reject" in hand:
                 self._refused(case, deal, hand["deal_reject"], state, f"hand {h} deal", self._clause(case), hand=h)
                 continue
@@ -413,13 +448,13 @@ class Session:
         where = f"hand {h} perft depth {count['depth']}"
         divide = "divide" in count
         reply = self._request(case, {"type": "perft", "depth": count["depth"], "divide": divide}, where=where, hand=h)
-        if reply.get("nodes") != count["nodes"]:
+        if not strict_equal(count["nodes"], reply.get("nodes")):
             raise CaseFailed(Failure(where=where, message="wrong number of legal action sequences", field="nodes",
                                      expected=count["nodes"], actual=reply.get("nodes"), clause=self._clause(case), hand=h))
         if divide:
             got = reply.get("divide") if isinstance(reply.get("divide"), dict) else {}
             for action in sorted(set(count["divide"]) | set(got)):
-                if count["divide"].get(action) != got.get(action):
+                if not strict_equal(count["divide"].get(action), got.get(action)):
                     raise CaseFailed(Failure(where=where, message=f"wrong count under the first action {action}",
                                              field=f"divide[{action}]", expected=count["divide"].get(action),
                                              actual=got.get(action), clause=self._clause(case), hand=h))
@@ -437,12 +472,14 @@ class Session:
                           **context)
             return state
         self._at(Point(h, s, "before"), state)
-        if state.get("to_act") != seat:
+        if not strict_equal(seat, state.get("to_act")):
             raise CaseFailed(Failure(where=where, message=f"seat {seat} should be to act", field="to_act",
                                      expected=seat, actual=state.get("to_act"), clause=clause, **context))
-        if "legal" in step and set(step["legal"]) != set(state.get("legal") or []):
+        if "legal" in step and not same_set(step["legal"], state.get("legal")):
+            legal = state.get("legal")
+            shown = sorted(legal, key=str) if isinstance(legal, list) else legal
             raise CaseFailed(Failure(where=where, message="wrong legal actions before this step", field="legal",
-                                     expected=sorted(step["legal"]), actual=sorted(state.get("legal") or []),
+                                     expected=sorted(step["legal"]), actual=shown,
                                      clause=clause, **context))
         done_before = _completed_tricks(state)
         then = None
@@ -494,8 +531,8 @@ class Session:
                                      field="error.category", expected=category, actual=error.get("category"),
                                      clause=clause, **context))
         after = self._request(case, {"type": "state"}, where=where + " (state after the refusal)", **context)["state"]
-        if state is not None and after != state:
-            changed = sorted(k for k in set(after) | set(state) if after.get(k) != state.get(k))
+        if state is not None and not strict_equal(state, after):
+            changed = sorted(k for k in set(after) | set(state) if not strict_equal(state.get(k), after.get(k)))
             raise CaseFailed(Failure(where=where, message=f"the refused {kind} changed the state",
                                      field=changed[0], expected=state.get(changed[0]), actual=after.get(changed[0]),
                                      clause=clause, **context))
@@ -557,10 +594,12 @@ def _completed_tricks(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _same(key: str, expected: Any, actual: Any) -> bool:
+    """Whether the engine's value of a field is the case's: as JSON values (a boolean is not
+    a number, at any depth), sets of distinct items for the set fields (an item listed
+    twice is wrong), one set per seat for ``hands``."""
     if key in SET_FIELDS:
-        return isinstance(actual, list) and set(expected) == set(actual) and len(actual) == len(set(actual))
+        return same_set(expected, actual)
     if key in SEAT_SET_FIELDS:
         return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(a is None if e is None else isinstance(a, list) and set(a) == set(e)
-                        for a, e in zip(actual, expected)))
-    return expected == actual and type(expected) is type(actual)
+                and all(a is None if e is None else same_set(e, a) for a, e in zip(actual, expected)))
+    return strict_equal(expected, actual)

@@ -97,6 +97,35 @@ def output_file(path: str, what: str) -> Path:
     return target
 
 
+def invalidate(path: Path) -> None:
+    """Empty an output file at the start of a run (it was just found writable): a run that
+    is stopped before writing it must not leave the previous run's verdict in its place."""
+    try:
+        with open(path, "w", encoding="utf-8"):
+            pass
+    except OSError:
+        pass
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, then
+    renamed over it (a reader never sees half a file, a run killed meanwhile leaves the
+    file as it was, emptied at the start by :func:`invalidate`)."""
+    import tempfile
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
 def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
     """``["stick-the-dealer=true"]`` -> ``{"stick-the-dealer": "true"}``."""
     options: dict[str, str] = {}

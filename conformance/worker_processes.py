@@ -67,6 +67,9 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
     left for the parent to report.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
+    for name in ("SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGIO", "SIGPWR"):
+        if hasattr(signal, name):                     # so are the others that end a run (a closed terminal
+            signal.signal(getattr(signal, name), signal.SIG_IGN)     # reaches the whole process group)
     signal.signal(signal.SIGTERM, _on_sigterm)
     die_with_parent()                                 # a SIGKILLed parent: SIGTERM, so the engine ends too
     sys.stdout = open(os.devnull, "w")                # never print into the parent's output

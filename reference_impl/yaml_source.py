@@ -22,6 +22,7 @@ from .errors import Problem, SpecError
 PathTuple = tuple[Any, ...]
 MAX_DEPTH = 64              # a case nests about eight levels deep, a rule table about ten
 MAX_ALIAS_NODES = 100_000   # nodes that YAML aliases may add to a file (a "billion laughs" adds billions)
+MAX_FILE_BYTES = 8 * 1024 * 1024   # the largest table is 50 KB, the largest case 400 KB
 CHARS_PER_NODE = 64         # a scalar weighs one node per 64 characters: a long text aliased
                             # a thousand times expands as much as a thousand small mappings
 _EventLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -337,9 +338,25 @@ def _parse_carefully(text: str, file: str) -> Located:
         raise SpecError(Problem(file, "$", f"not valid YAML: {exc}", _unconstructable_line(text))) from None
 
 
+def size_problem(path: Path) -> Problem | None:
+    """A file too large to be a rule table or a case file, found before it is read (parsing
+    YAML costs a hundred times the file's size in memory), or None."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None                    # (reading it says why)
+    if size > MAX_FILE_BYTES:
+        return Problem(str(path), "$", f"{size} bytes: larger than a rule table or case file can be "
+                                       f"({MAX_FILE_BYTES // (1024 * 1024)} MiB)")
+    return None
+
+
 def load_file(path: str | Path) -> Located:
-    """Read and parse a YAML file; a missing or unreadable file is a :class:`SpecError`."""
+    """Read and parse a YAML file; a missing, unreadable or too large file is a :class:`SpecError`."""
     path = Path(path)
+    too_large = size_problem(path)
+    if too_large is not None:
+        raise SpecError(too_large)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -317,3 +317,65 @@ def test_an_engine_just_under_the_reply_timeout_is_stopped_by_the_case_budget(tm
 def test_a_case_within_its_budget_is_not_named():
     results = list(run_cases([SHORT], [PY, str(ENGINES / "just_under.py"), "0.2", "0.05"], timeout=1.0, case_timeout=5.0))
     assert [(r.outcome, r.hit_case_timeout) for r in results] == [("pass", False)]
+
+
+# -- engines that kill or stop their keeper -------------------------------------------------------
+#
+# keeper_killer.py leaves one setsid daemon per start and sends its keeper SIGKILL or SIGSTOP,
+# from the engine itself or from the daemon (a grandchild in a session of its own). The keeper
+# cannot do its job then; the runner, a subreaper too, must: every process ends with the run,
+# and the report counts the daemons (one per engine start: one engine, or two with -j 2).
+
+KEEPER_KILLERS = ["kill engine", "kill daemon", "stop engine", "stop daemon"]
+
+
+def killer(mode: str, marker: str) -> str:
+    return command(f"keeper_killer.py {mode} MARKER", marker)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("mode", KEEPER_KILLERS)
+def test_an_engine_that_kills_or_stops_its_keeper_leaves_nothing(tmp_path, mode, jobs, marker):
+    report = tmp_path / "r.jsonl"
+    result = check(killer(mode, marker), "-j", str(jobs), "--timeout", "10", report=report)
+    assert marked(marker) == [], "processes of the engine outlived the run"
+    head, cases, foot = read_report(report)
+    assert {case["outcome"] for case in cases.values()} == {"pass"}, result.stdout + result.stderr
+    assert foot["left_processes"] == jobs, "one daemon per engine start, found although its keeper was gone"
+    assert f"engine left {jobs} process(es) behind" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("mode", ["kill daemon", "stop engine"])
+def test_fuzz_and_identify_say_what_a_keeper_killer_left(tmp_path, mode, marker):
+    for args in (["fuzz", "--hands", "3"], ["identify", "--variant", "euchre", "--hands", "4", "--check-hands", "0"]):
+        result = subprocess.run([PY, "-m", "conformance.cli", *args, "--engine", killer(mode, marker),
+                                 "--out", str(tmp_path), "--json", str(tmp_path / "r.json")],
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert marked(marker) == [], (args, marked(marker))
+        left = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["left_processes"]
+        assert left >= 1, (args, result.stdout + result.stderr)
+        assert f"engine left {left} process(es) behind" in result.stderr, args
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_the_pytest_plugin_says_what_a_keeper_killer_left(pytester, workers, marker):
+    result = pytester.runpytest_subprocess("--euchre-engine", killer("kill daemon", marker), "-n", workers,
+                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4)
+    assert marked(marker) == []
+    assert any(f"engine left {n} process(es) behind" in line for line in result.outlines for n in (1, 2)), result.outlines
+
+
+def test_the_engine_class_survives_a_stopped_keeper(marker):
+    """A keeper stopped by the engine's daemon: the engine still answers; the stop does not
+    wait out the keeper's grace but kills it, and the daemon, at once."""
+    engine = EngineProcess([PY, str(ENGINES / "keeper_killer.py"), "stop", "daemon", marker], timeout=5)
+    engine.start()
+    keeper = engine.process.pid
+    assert wait_until(lambda: Path(f"/proc/{keeper}/stat").read_text().split(") ")[1][0] == "T", 5)
+    assert engine.alive()
+    started = time.monotonic()
+    engine.stop()
+    assert time.monotonic() - started < 3
+    assert engine.left_behind == 1 and marked(marker) == []

@@ -21,6 +21,7 @@ from .bitpack import PackError, pack_deal, unpack_deal
 
 EXPANDED, CONDENSED = "expanded", "condensed"
 MAX_BYTES = 8 * 1024 * 1024
+MAX_DEALS = 100           # deals in one game record: as many as the JSON form allows (record._parse, "$.deals")
 RULESET_INTS = ("min_rank", "winning_score", "loner_march_score", "loner_euchred_score", "num_players", "num_deals")
 
 
@@ -53,6 +54,8 @@ def decode(data: bytes) -> tuple[dict[str, Any], str]:
         message = message_class(layout, "EgnFile").FromString(payload)
     except DecodeError as exc:
         raise BinaryError("$", f"not a protocol-buffer EGN record ({layout} layout): {exc}") from None
+    if len(message.deals) > MAX_DEALS:      # (before each is made a JSON object: a byte or two each)
+        raise BinaryError("$.deals", f"{len(message.deals)} deals, more than a game has (at most {MAX_DEALS})")
     record: dict[str, Any] = {}
     if message.HasField("file_type") if layout == EXPANDED else message.file_type:
         record["fileType"] = message.file_type

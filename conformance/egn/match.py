@@ -124,7 +124,7 @@ def _binary_match(raw: bytes, file: str) -> dict[str, Any]:
         kind = g.WhichOneof("game_data")
         try:
             if kind == "egn_json":
-                entry["gameData"] = json.loads(g.egn_json)
+                entry["gameData"] = decode_json(g.egn_json, file, f"$.games[{i}].gameData")
             elif kind == "egn_protobuf_bytes":
                 entry["gameData"] = decode_binary(g.egn_protobuf_bytes)[0]
             else:

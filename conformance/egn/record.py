@@ -254,15 +254,72 @@ def is_binary(path: str | Path, raw: bytes) -> bool:
     return str(path).lower().endswith(".egnb") or (bool(raw) and raw[0] in (0, 1, 2))
 
 
-def decode_json(raw: bytes, file: str) -> Any:
+MAX_JSON_DEPTH = 64        # an EGN record nests about 8 deep
+MAX_JSON_DIGITS = 40       # an EGN integer fits in 64 bits (20 digits); a longer one is refused, not converted
+_NOT_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[^\[\]{}"]+')
+
+
+class _Refused(ValueError):
+    pass
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise _Refused(f"an integer of {digits} digits (at most {MAX_JSON_DIGITS})")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > 2 * MAX_JSON_DIGITS:
+        raise _Refused(f"a number of {len(text)} characters")
+    return float(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name}, which is not JSON")
+
+
+_decoder = json.JSONDecoder(parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+
+
+def _too_deep(text: str) -> bool:
+    """Whether brackets outside strings nest more than MAX_JSON_DEPTH deep (checked before
+    decoding: the decoder's recursion is the interpreter's)."""
+    depth = 0
+    for char in "".join(_NOT_BRACKETS.split(text)):
+        depth += 1 if char in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            return True
+    return False
+
+
+def decode_json(raw: bytes | str, file: str, where: str = "$") -> Any:
+    """JSON of an EGN file (or embedded in one, at ``where``), bounded: integers of at most
+    MAX_JSON_DIGITS digits, nesting at most MAX_JSON_DEPTH deep, no lone surrogate (text no
+    case file could be written with); each refusal one problem, never an exception of the
+    decoder's."""
     try:
-        return json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as exc:
-        raise EgnInvalid([Problem(file, "$", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]) from None
+        raise EgnInvalid([Problem(file, where, f"not UTF-8 text: {exc.reason} at byte {exc.start}")]) from None
+    if _too_deep(text):
+        raise EgnInvalid([Problem(file, where, f"not an EGN record: nested more than {MAX_JSON_DEPTH} deep")])
+    try:
+        data = _decoder.decode(text)
+    except _Refused as exc:
+        raise EgnInvalid([Problem(file, where, f"not an EGN record: it holds {exc}")]) from None
     except json.JSONDecodeError as exc:
-        raise EgnInvalid([Problem(file, "$", f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")]) from None
-    except RecursionError:
-        raise EgnInvalid([Problem(file, "$", "not JSON: nested too deeply")]) from None
+        raise EgnInvalid([Problem(file, where, f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")]) from None
+    except (RecursionError, ValueError) as exc:
+        raise EgnInvalid([Problem(file, where, f"not JSON: {exc}")]) from None
+    if "\\u" in text:
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise EgnInvalid([Problem(file, where, "not an EGN record: it holds an escaped lone surrogate "
+                                                   "(\\ud800 to \\udfff alone is not Unicode text)")]) from None
+    return data
 
 
 def read_record(path: str | Path) -> Record:

@@ -17,6 +17,8 @@ from typing import Any
 
 from ..runner import OBSERVATION_REQUIRED_SET as REQUIRED
 from ..runner import SEAT_SET_FIELDS, SET_FIELDS
+from ..json_values import as_set as _as_set
+from ..json_values import same_set, strict_equal  # noqa: F401 - strict_equal is used from here too
 
 MISSING = "<missing>"
 
@@ -30,36 +32,14 @@ class Difference:
     actual: Any
 
 
-def strict_equal(expected: Any, actual: Any) -> bool:
-    """Equal values of equal JSON types, at every depth (``True`` is not ``1``)."""
-    if type(expected) is not type(actual):
-        return False
-    if isinstance(expected, dict):
-        return expected.keys() == actual.keys() and all(strict_equal(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return len(expected) == len(actual) and all(strict_equal(e, a) for e, a in zip(expected, actual))
-    return expected == actual
-
-
-def _as_set(value: Any) -> set | None:
-    if not isinstance(value, list):
-        return None
-    try:
-        found = set(value)
-    except TypeError:           # a list holding lists or objects: never a valid set field
-        return None
-    return found if len(found) == len(value) else None
-
-
 def same_field(key: str, expected: Any, actual: Any) -> bool:
     """Whether the engine's value of observation field ``key`` matches the reference's."""
     if key in SET_FIELDS:
-        found = _as_set(actual)
-        return found is not None and found == set(expected)
+        return same_set(expected, actual)
     if key in SEAT_SET_FIELDS and isinstance(expected, list):
         # A seat's view hides the other hands: null, compared as null.
         return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(a is None if e is None else _as_set(a) == set(e) for a, e in zip(actual, expected)))
+                and all(a is None if e is None else same_set(e, a) for a, e in zip(actual, expected)))
     return strict_equal(expected, actual)
 
 
