@@ -20,7 +20,10 @@ def test_the_suite_rejects_euchrelib(tmp_path):
     assert result.returncode == 1
     cases = [json.loads(line) for line in report.read_text().splitlines() if '"type": "case"' in line]
     outcomes = Counter(case["outcome"] for case in cases)
-    assert outcomes["pass"] == 0 and outcomes["fail"] >= 10, outcomes
+    # Since a case needs only the options its script reaches, euchrelib runs cases whose script
+    # never meets its defects (it refuses a round-1 call of another suit, as it must): a few pass,
+    # far more fail.
+    assert outcomes["fail"] >= 10 and outcomes["pass"] * 10 < outcomes["fail"], outcomes
     assert set(outcomes) <= {"fail", "unsupported", "skipped"}, outcomes       # it never crashes: it is just wrong
     caught = {case["failure"].get("field") or case["failure"]["message"].split(":")[0] for case in cases if case["outcome"] == "fail"}
     assert {"to_act", "phase", "error"} <= caught, caught
