@@ -319,7 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path", action="store_true", help="print where the schema is installed instead")
     p.set_defaults(func=cmd_schema)
 
-    p = sub.add_parser("check", help="check an engine against the corpus")
+    # a short usage line: a mistake is one line of usage and one of error, whatever options check grows
+    p = sub.add_parser("check", help="check an engine against the corpus",
+                       usage="euchre-spec check --engine CMD [options] (euchre-spec check -h lists them)")
     p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")
     p.add_argument("--variant", help="only cases of this variant")
     p.add_argument("--case", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")

@@ -31,12 +31,19 @@ MODES = {
 }
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_an_engine_that_says_it_otherwise_fails_the_whole_hand(tmp_path, mode):
+def _run(tmp_path, mode, *flags):
     report = tmp_path / "r.jsonl"
     result = subprocess.run([PY, "-m", "conformance.cli", "check", "--engine", f"{PY} {ENGINES / 'false_green.py'} {mode}",
-                             "--corpus", str(FIXTURES), "--json", str(report)], cwd=ROOT, capture_output=True,
+                             "--corpus", str(FIXTURES), "--json", str(report), *flags], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
+    return result, report
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_engine_that_says_it_otherwise_fails_the_whole_hand(tmp_path, mode):
+    # Without the schema check of every reply (the default since replies are checked strictly),
+    # the comparison of values and the state's consistency must catch each mode by themselves.
+    result, report = _run(tmp_path, mode, "--no-strict-replies")
     assert result.returncode == 1, result.stdout + result.stderr
     lines = {line["id"]: line for line in map(json.loads, report.read_text(encoding="utf-8").splitlines())
              if line.get("type") == "case"}
@@ -96,3 +103,14 @@ def test_a_consistent_state_passes():
                        tricks_won=[1, 0])
     assert inconsistency(consistent, DEAL, 2) is None
     assert inconsistency(state(hands=[["KS"], None]), None, 2) is None      # a seat's view
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_default_run_fails_each_false_green_too(tmp_path, mode):
+    """By default every reply is also checked against the protocol's schema: a boolean in a
+    list of numbers or a legal action listed twice is then a reply of the wrong shape (error)."""
+    result, report = _run(tmp_path, mode)
+    assert result.returncode == 1, result.stdout + result.stderr
+    full = next(line for line in map(json.loads, report.read_text(encoding="utf-8").splitlines())
+                if line.get("type") == "case" and line["id"] == FULL.id)
+    assert full["outcome"] in {"fail", "error"}, full
