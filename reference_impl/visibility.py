@@ -6,11 +6,12 @@ see, zone by zone. The defaults (:data:`DEFAULTS`) come first and a table's own 
 them; for each card the last entry that applies decides. So a table states only what
 differs, and the seed tables state everything, with their sources.
 
-A seat's view has three parts (the axes of OpenSpiel's observer): the public part, the same
-for every seat (phase, bidding, tricks, scores, the upcard, any hand face up); the seat's
-private part (its own hand, and ``legal`` only when it is the seat to act); and its own
-history of the hand (perfect recall: the cards it laid away, gave and received, in
-``discards``, ``passed`` and ``received``), which nothing else in the state would remind it of.
+A seat's view has three parts (the axes of an observer in game-playing frameworks): the
+public part, the same for every seat (phase, bidding, tricks, scores, the upcard, any hand
+face up); the seat's private part (its own hand, and ``legal`` only when it is the seat to
+act); and its own history of the hand (perfect recall: the cards it laid away, gave and
+received, in ``discards``, ``passed`` and ``received``), which nothing else in the state would
+remind it of.
 """
 
 from __future__ import annotations

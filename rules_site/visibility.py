@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from .links import md_text
 from .notation import Notation
 from .words import cap, condition_words
 
@@ -97,5 +98,6 @@ def visibility_lines(table: Mapping[str, Any], words: Notation, cite: Callable[[
     for entry in table.get("visibility") or []:
         text = entry_words(entry, table, words)
         where = cite(entry)
-        lines.append(f"- {text}" + (f" ({where})" if where else ""))
+        note = f" {md_text(entry['note'])}" if entry.get("note") else ""   # the entry's reading of its sources
+        lines.append(f"- {text}" + (f" ({where})" if where else "") + note)
     return lines

@@ -7,6 +7,8 @@ of a real table in that property, and what the change must do:
 - ``Plays``: the changed table plays differently from the unchanged one: seeded games (the
   same card order dealt to both, the same random choices among the legal actions, sorted)
   differ in what a seat may do, what it holds, the tricks, the scores or the end of the game.
+- ``Sees``: what the table lets each seat see (``visibility``): in the same seeded games the
+  seats' views (the protocol's ``state`` with a ``seat``, derived from the entries) differ.
 - ``Refused``: ``validate`` refuses the changed table with a reason, at the file and line of
   the change (the value cannot be played, so it must not be accepted).
 - ``Chooses``: the option machinery behaves differently: a selection of options that the
@@ -159,6 +161,15 @@ class Plays:
 
 
 @dataclass
+class Sees:
+    """The changed table shows some seat something else (its ``visibility``), in the same
+    seeded games; ``base`` as for :class:`Plays`."""
+    variant: str
+    edit: Edit
+    base: Edit = same
+
+
+@dataclass
 class Refused:
     variant: str
     edit: Edit
@@ -242,16 +253,29 @@ def view(state: State) -> dict[str, Any]:
     return seen
 
 
-def games(rules: Rules, seed: int, scores: list | None) -> Iterator[dict[str, Any]]:
-    """The observable states of seeded games. Both tables of a probe are dealt the same card
-    order (a shuffle of the sorted card names) and choose alike among the sorted legal actions,
-    so only their rules can tell the games apart."""
+def seat_views(state: State) -> dict[str, Any]:
+    """What each seat may see (``observation(seat)``), its lists of cards sorted as in :func:`view`."""
+    views: dict[str, Any] = {}
+    for seat in range(state.rules.n):
+        seen = state.observation(seat)
+        seen["hands"] = [sorted(hand) if hand is not None else None for hand in seen["hands"]]
+        for name in ("discards", "passed", "received"):
+            seen[name] = [sorted(cards) if cards is not None else None for cards in seen[name]]
+        views[f"seat {seat}"] = seen
+    return views
+
+
+def games(rules: Rules, seed: int, scores: list | None,
+          look: Callable[[State], dict[str, Any]] = view) -> Iterator[dict[str, Any]]:
+    """What ``look`` shows of seeded games (the observable state unless told). Both tables of a
+    probe are dealt the same card order (a shuffle of the sorted card names) and choose alike
+    among the sorted legal actions, so only their rules can tell the games apart."""
     rng = random.Random(seed)
     for _ in range(GAMES):
         names = sorted(rules.card_names)
         rng.shuffle(names)
         state = new_game(rules, rng=random.Random(rng.random()), first_dealer_cards=names, scores=scores)
-        yield view(state)
+        yield look(state)
         while not state.is_terminal() and state.hand_number < MAX_HANDS:
             if state.is_chance_node():
                 order = sorted(rules.card_names)
@@ -267,12 +291,13 @@ def games(rules: Rules, seed: int, scores: list | None) -> Iterator[dict[str, An
                 else:
                     action = rng.choice(legal)
                 state.apply(action)
-            yield view(state)
+            yield look(state)
 
 
-def first_difference(one: Rules, other: Rules, scores: list | None) -> tuple[int, str] | None:
+def first_difference(one: Rules, other: Rules, scores: list | None,
+                     look: Callable[[State], dict[str, Any]] = view) -> tuple[int, str] | None:
     for seed in (1, 2):
-        for step, (a, b) in enumerate(zip_longest(games(one, seed, scores), games(other, seed, scores))):
+        for step, (a, b) in enumerate(zip_longest(games(one, seed, scores, look), games(other, seed, scores, look))):
             if a != b:
                 keys = sorted(k for k in set(a or {}) | set(b or {}) if (a or {}).get(k) != (b or {}).get(k))
                 return step, ", ".join(keys)
@@ -606,6 +631,7 @@ def _examples_are_tried() -> None:
 
 
 RENEGE = {"reneging": "claimed"}
+VISIBLE_DEALER = {"zone": "hands", "of": "dealer", "seen-by": "everyone", "clause": "deal"}   # a probe's own entry
 PROBES.update({
     "leadRule.id": Refused("euchre", put("hand.play.lead.0.id", "lone"), "no element with id 'alone'", source=True),
     "cardSet.trumps": Plays("ecarte", drop("hand.king-marked.eligible.holds.of.trumps")),
@@ -641,6 +667,20 @@ PROBES.update({
                                   "site's Trickster page", lambda: _trickster_page_names_it()),
     "option.trickster.value-on": Refused("euchre", put(f"{STD}.trickster.value-on", "sometimes"),
                                          "is not a value of option stick-the-dealer", source=True),
+    # who sees what (euchre's entries: 0 hands, 1 upcard, 2 discards, 3 kitty, 4 passed, 5 tricks)
+    "visibility": Sees("euchre", put("visibility", [{"zone": "hands", "seen-by": "everyone", "clause": "deal"}])),
+    "visibility.zone": Sees("euchre", put("visibility.1.zone", "hands")),           # every hand face up
+    "visibility.seen-by": Sees("euchre", put("visibility.0.seen-by", "everyone")),
+    "visibility.seen-by.seats": Sees("euchre", put("visibility.0.seen-by", {"seats": [0]}),
+                                     base=put("visibility.0.seen-by", {"seats": [1]})),
+    "visibility.of": Sees("euchre", put("visibility.6.of", "eldest"), base=add("visibility", [VISIBLE_DEALER])),
+    "visibility.from": Sees("euchre", put("visibility.6.from", "bidding-over"),
+                            base=add("visibility", [dict(VISIBLE_DEALER, **{"from": "hand-end"})])),
+    "visibility.when": Sees("euchre", put("visibility.6.when", {"alone": False}),
+                            base=add("visibility", [dict(VISIBLE_DEALER, of="maker", when={"alone": True})])),
+    "visibility.clause": Refused("euchre", put("visibility.0.clause", "no-such-clause"), "no clause 'no-such-clause'"),
+    "visibility.source": Refused("euchre", put("visibility.4.source", "no-such-source"), "unknown source 'no-such-source'"),
+    "visibility.note": Shown("euchre", put("visibility.4.note", SENTINEL), SENTINEL),
     "option.trickster.value-off": Refused("euchre", put(f"{STD}.trickster.value-off", "sometimes"),
                                           "is not a value of option stick-the-dealer", source=True),
 })
@@ -770,6 +810,11 @@ def _run(key: str, probe: Any, tmp_path: Path, monkeypatch) -> None:
             one, other = rules_of(before), rules_of(after)
         assert first_difference(one, other, probe.scores) is not None, (
             f"{key}: the change plays exactly as the unchanged table ({probe.variant}): silent data")
+    elif isinstance(probe, Sees):
+        one = rules_of(standalone(probe.variant, {}, probe.base, tmp_path / "before"))
+        other = rules_of(standalone(probe.variant, {}, edits(probe.base, probe.edit), tmp_path / "after"))
+        assert first_difference(one, other, None, seat_views) is not None, (
+            f"{key}: every seat sees exactly what it sees with the unchanged table ({probe.variant}): silent data")
     elif isinstance(probe, Refused):
         maker = source_file if probe.source else None
         path = (source_file(probe.variant, probe.edit, tmp_path) if maker
