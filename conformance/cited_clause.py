@@ -18,6 +18,9 @@ id, an option's patched paths and its clauses). Ranking and the play have no suc
 the mechanisms of the interpreter that decide a card's suit and power name their conventional
 anchors (``MECHANISMS``); only anchors the table has are ever cited, with an option's clause
 standing in for the one it ``replaces``.
+
+A seat's view that shows what the whole table's state shows (a leak: the reference's own value
+of a field that names cards) cites the clause of the table's ``visibility`` entry for that zone.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from reference_impl import cards as notation
 from reference_impl.options import choice_for
 from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
-from reference_impl.steps import EXCHANGE, OFFER
+from reference_impl.steps import EXCHANGE, OFFER, PLAY
 
 from .cases import Case, case_deal
 
@@ -36,12 +40,19 @@ from .cases import Case, case_deal
 MECHANISMS: dict[str, tuple[str, ...]] = {
     "left-bower": ("left-bower-is-trump", "rank-trump"),
     "benny": ("benny", "joker-is-trump", "rank-trump"),
+    # a card the table makes a trump in every suit (Spoil Five's ace of hearts)
+    "top-trump": ("top-trumps", "rank-trump"),
     "master": ("joker-is-trump", "no-trump-ranking", "joker-led-at-no-trumps", "joker-any-time"),
     "trump-order": ("rank-trump",),
     "no-trump-order": ("no-trump-ranking", "rank-plain"),
     "plain-order": ("rank-plain",),
     "trick": ("trick-winner",),
-    "follow": ("follow-suit",),
+    "follow": ("follow-suit", "follow-or-trump"),
+    # the fields of a play step that free a card from following (the step's own clause after them)
+    "may-trump": ("follow-or-trump",),
+    "privileged-trumps": ("reneging",),
+    # the first card led names trumps (Napoleon)
+    "trumps-by-lead": ("trumps-by-lead",),
     "lone-lead": ("lone-lead",),
     "game-end": ("game-target", "one-hand-per-game", "fixed-deals"),
     "first-dealer": ("first-dealer",),
@@ -54,6 +65,9 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "sitting-out-takes": ("sitting-out-dealer",),
 }
 TURN_FIELDS = ("to_act", "legal", "phase")
+# The fields of a seat's view that show cards, and the visibility zone that hides or shows them
+# (None: the zone that names the cards dealt apart, the table's `deal.widow-name`).
+VIEW_ZONES = {"hands": "hands", "legal": "hands", "discards": "discards", "passed": "passed", "received": None}
 # Events a step settled without a decision can give, the kind of that step, and the fields they set.
 SETTLING = {"alone": OFFER, "defend-alone": OFFER, "drop": OFFER, "swap": OFFER, "take": EXCHANGE, "decline": EXCHANGE}
 EVENT_FIELDS = {"alone": ("alone", "sitting_out"), "defend-alone": ("defender_alone", "sitting_out"),
@@ -93,6 +107,10 @@ class ClauseTracer:
         self.replaced = {c["replaces"]: c["id"] for c in clauses if c.get("replaces")}
         self.topics = {c["id"]: c.get("topic") for c in clauses}
         self.patched = _patched_paths(table, case.table.selected)
+        self.visibility = [entry for entry in table.get("visibility") or [] if isinstance(entry, dict)]
+        # the cards trump in every suit (``ranking.top-trumps`` entries naming a card, not a rank)
+        self.top_cards = {entry["card"] for entry in (table.get("ranking") or {}).get("top-trumps") or []
+                          if isinstance(entry, dict) and "card" in entry}
 
     # -- the clauses of the table's parts ---------------------------------------------------------
     def existing(self, candidates: Iterable[str]) -> list[str]:
@@ -135,6 +153,7 @@ class ClauseTracer:
 
     def mechanism(self, name: str) -> list[str]:
         prefix = {"benny": "ranking.benny", "left-bower": "ranking.bowers", "first-dealer": "game.first-dealer",
+                  "top-trump": "ranking.top-trumps",
                   "deal": "deal"}.get(name)
         return self.existing([*(self._option_clauses(prefix) if prefix else []), *MECHANISMS[name]])
 
@@ -149,6 +168,8 @@ class ClauseTracer:
                              else first["cards"], start_seat=first.get("start", 0), scores=setup.get("scores"))
         trace = Trace(state)
         trace.provenance["dealer"] = self.mechanism("first-dealer")
+        # the starting scores are the game's (a count-down game states them with its target)
+        trace.provenance["scores"] = self.existing(self._option_clauses("game.start-score")) + self.game_clauses()
         if point.moment == "setup":
             return trace
         for h, hand in enumerate(case.hands, 1):
@@ -186,6 +207,9 @@ class ClauseTracer:
         cause = self.step_clauses(consuming) if consuming is not None else self.mechanism("deal")
         for key in changed:
             trace.provenance[key] = cause
+        if "trump" in changed and consuming is not None and consuming.kind == PLAY:
+            # trumps fixed by the card led, not by a bid (Napoleon)
+            trace.provenance["trump"] = self.mechanism("trumps-by-lead") + cause
         if "sitting_out" in changed and consuming is not None:
             # a bid played alone (misère) puts the partner out by its own clause
             bid = [self.rules.bid_list[state.bid].id] if state.alone and state.bid >= 0 else []
@@ -262,6 +286,10 @@ class ClauseTracer:
         if field_name == "trick_winner":
             if state.tricks and isinstance(actual, int):
                 return self._first(self._trick(state, state.tricks[-1], actual))
+        if refused is None and self._shows_all(trace, field_name, actual):
+            shown = self._view_clauses(field_name)
+            if shown:
+                return shown[0]
         upstream = self._upstream(trace, field_name, engine)
         if upstream:
             return upstream
@@ -275,11 +303,41 @@ class ClauseTracer:
             return self._first(self._play_legal(state, actual if isinstance(actual, list) else engine.get("legal"),
                                                 refused))
         if field_name in TURN_FIELDS and state.phase == PLAY_PHASE:
-            return self._first(self._play_turn(state))
+            # what follows a special card (a Benny or master led) depends on reading it
+            special = self._special(state, state.trick[-1][1]) if field_name == "phase" and state.trick else None
+            return self._first((self.mechanism(special) if special else []) + self._play_turn(state))
         if field_name == "legal" and state.step is not None and state.step.id:
             return self._first(self._step_legal(state, actual if isinstance(actual, list) else engine.get("legal"))
                                or trace.provenance.get(field_name, []))
         return self._first(trace.provenance.get(field_name, []))
+
+    def _shows_all(self, trace: Trace, field_name: str, actual: Any) -> bool:
+        """Whether the engine's value of a field that shows cards is the whole table's (the
+        reference's own, or a field of the engine's own naming cards) where a check expected
+        another: only a seat's view expects less, so the engine showed a seat what it may not see."""
+        if field_name not in VIEW_ZONES or actual is None:
+            return False
+        reference = trace.state.observation()
+        if field_name not in reference:
+            return isinstance(actual, (list, dict)) and bool(actual)
+        expected = reference[field_name]
+        if field_name == "legal" and isinstance(actual, list) and isinstance(expected, list):
+            return sorted(map(str, actual)) == sorted(map(str, expected))
+        if isinstance(expected, list) and isinstance(actual, list) and len(actual) == len(expected) \
+                and field_name != "legal":
+            # per seat: the engine shows some seat's cards the reference has, hides the others
+            return all(mine in (theirs, None) or mine == [] == theirs for mine, theirs in zip(actual, expected)) \
+                and any(mine == theirs and mine for mine, theirs in zip(actual, expected))
+        return bool(expected) and actual == expected
+
+    def _view_clauses(self, field_name: str) -> list[str]:
+        """The clause of the table's visibility entry (for every owner, at all times) that
+        hides the zone the field shows."""
+        zone = VIEW_ZONES[field_name] or (self.rules.widow_name if self.rules.widow_name in ("kitty", "widow", "dummy")
+                                          else "widow")
+        entries = [entry for entry in self.visibility if entry.get("zone") == zone and entry.get("clause")
+                   and "of" not in entry and "when" not in entry]
+        return self.existing([entries[-1]["clause"]]) if entries else []
 
     def _first(self, candidates: list[str]) -> str | None:
         return candidates[0] if candidates else None
@@ -331,7 +389,7 @@ class ClauseTracer:
         if trump >= r.NT and card == r.master:
             return "master"
         if trump < r.NT and r.eff[trump][card] == trump and r.printed_suit[card] != trump:
-            return "left-bower"
+            return "top-trump" if notation.base_of(r.card_names[card]) in self.top_cards else "left-bower"
         return None
 
     def _play_legal(self, state: State, engine_legal: Any, refused: str | None = None) -> list[str]:
@@ -350,13 +408,27 @@ class ClauseTracer:
                     reading = self._follow_reading(state, held, special, as_led, as_held)
                     if reading == theirs if refused is None else refused not in reading:
                         found += self.mechanism(special)
+        if state.trick and differing and self._bower_ranks(state) >= {notation.rank_of(n) for n in differing}:
+            # only cards of the left bower's rank differ: the engine took another card for the left bower
+            found += self.mechanism("left-bower")
         if not state.trick and any(self._special(state, r.card_index.get(n, -1)) for n in differing):
             found += [c for n in differing for c in self.mechanism(self._special(state, r.card_index.get(n, -1)) or "follow")]
         if state.trick:
+            step = state.step
+            if 0 <= state.trump < len(step.privileged) and state.led == state.trump \
+                    and state.hands[state.to_act] & step.privileged[state.trump]:
+                found += self.step_clauses(step, "privileged-trumps")     # a top trump's right to renege
+            if step.trump_any_time and state.led != state.trump:
+                found += self.step_clauses(step, "may-trump")
             found += self.mechanism("follow")
         else:
             found += self._play_turn(state) + self.mechanism("follow")
         return self.existing(found)
+
+    def _bower_ranks(self, state: State) -> set[str | None]:
+        """The ranks of the cards that are the left bower in this hand (none without bowers)."""
+        r = self.rules
+        return {notation.rank_of(r.card_names[c]) for c in range(r.n_cards) if self._special(state, c) == "left-bower"}
 
     def _follow_reading(self, state: State, held: list[int], special: str, as_led: bool, as_held: bool) -> set[str]:
         """The legal plays if the ``special`` cards followed their printed suit (when led,

@@ -25,7 +25,7 @@ PHASE_CLAUSES = {
     "take-best": ("partners-best", "railroading"),
     "take-offer": ("dealer-pickup", "order-up-exchange", "take-up-exchange", "widow", "dummy"),
     "discard": ("dealer-pickup", "order-up-exchange", "take-up-exchange", "widow", "dummy"),
-    "play": ("follow-suit", "trick-winner", "lead"),
+    "play": ("follow-suit", "follow-or-trump", "trick-winner", "lead"),
     "master-suit": ("joker-led-at-no-trumps",),
 }
 PHASE_TOPICS = {"new_game": "game", "deal": "deal", "benny-suit": "bidding", "bid-round-1": "bidding",
@@ -118,7 +118,7 @@ class ClauseIndex:
         elif phase == "play" and "to_act" in fields:
             found = self.opening_lead(after) if _opening(after) else self.first(("trick-winner", "lead"))
         elif phase == "play" and "legal" in fields:
-            found = self.first(("follow-suit",))
+            found = self.first(("follow-suit", "follow-or-trump"))
         elif "alone" in fields:
             found = self.first(("going-alone",))
         elif "defender_alone" in fields:
