@@ -25,7 +25,7 @@ from .compare import render_matrix, render_variants_index
 from .compliance import Attribution, read_reports, render_compliance, render_engine_pages
 from .corpus import Replay, SiteCase, load_site_cases, replay
 from .egn import EGN_PAGE, render_egn
-from .links import corpus_rules_page, corpus_variant_page
+from .links import corpus_variant_page
 from .links import (COMPARE_PAGE, COMPLIANCE_PAGE, CORPUS_INDEX, SCHEMA_INDEX, VARIANTS_INDEX, Links, case_file,
                     case_page, variant_page)
 from .schemas import render_schema_index, render_schema_page, schema_files
@@ -152,8 +152,7 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
         view = next(v for v in views if v.id == variant)
         page = corpus_variant_page(variant)
         site.pages[page] = render_variant_cases(variant, _title, by_variant[variant], links(page), view.table)
-        page = corpus_rules_page(variant)
-        site.pages[page] = render_rule_cases(variant, _title, by_variant[variant], links(page), view.table)
+        site.pages.update(render_rule_cases(variant, _title, by_variant[variant], links, view.table))
     for case in cases:
         site.copies.setdefault(case_file(case.rel), case.file)
         if case.id in site.paged:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from html import escape
+from typing import Callable
 
 from .corpus import Replay, SiteCase
 from .examples import render_example, render_script
 from .links import CORPUS_INDEX, Links, case_file, code, corpus_rules_page, corpus_variant_page, md_cell, md_text
 from .notation import Notation, plural
+from .rule_pages import citing_cases, layout, page_path, rule_order
 from .tables import compact
 
 KINDS = (("hand-written", "Hand-written cases"), ("generated", "Generated cases"), ("perft", "Perft cases"))
@@ -95,35 +97,54 @@ def render_variant_cases(variant: str, title: str, group: list[SiteCase], links:
     return "\n".join(lines) + "\n"
 
 
-def render_rule_cases(variant: str, title: str, group: list[SiteCase], links: Links, table: dict | None) -> str:
-    """One variant's cases by rule: under each rule's anchor (``#rule-<clause>``), exactly the
-    cases that cite it, which is where the rule on the variant's page links."""
+def render_rule_cases(variant: str, title: str, group: list[SiteCase], links_of: Callable[[str], Links],
+                      table: dict | None) -> dict[str, str]:
+    """One variant's cases by rule, by page (rules_site/rule_pages.py lays them out): under each
+    rule's anchor (``#rule-<clause>``), exactly the cases that cite it, which is where the rule
+    on the variant's page links. A list on several pages opens each with every rule, linked."""
     words = Notation(table) if table else None
-    clauses = [c["id"] for c in (table or {}).get("clauses") or []]
-    citing: dict[str, list[SiteCase]] = defaultdict(list)
-    for case in group:
-        for clause in case.cited_clauses():
-            citing[clause].append(case)
-    order = [c for c in clauses if c in citing] + sorted(c for c in citing if c not in clauses)
-    lines = [f"# The cases of {md_text(title)}, rule by rule", "",
-             f"For each rule of {links.variant(variant, md_text(title))}, the cases that test it (a case tests every rule "
-             f"it cites). [All the cases of {md_text(title)}]({links.to(corpus_variant_page(variant))})."]
-    named = [links.titles.get(variant, {}).get(c) or c for c in order]
-    for clause in order:
-        cases = citing[clause]
-        written = [c for c in cases if c.hand_written]
-        others = [c for c in cases if not c.hand_written]
-        rule_title = links.titles.get(variant, {}).get(clause) or clause
-        if named.count(rule_title) > 1:          # two rules of one title: told apart by their ids
-            rule_title += f", rule {clause}"
-        lines += ["", f'<h2 id="rule-{clause}">{escape(rule_title)} <small>({plural(len(cases), "case")})</small></h2>', "",
-                  f"The rule: {links.clause(variant, clause)} (<code>{escape(clause)}</code>).", ""]
-        for case in written:
-            shown = words.prose_text(case.title) if words else case.title
-            lines.append(f"- {links.case(case.id, md_text(shown))}")
-        if others:
-            lines += ["", "Generated and perft cases: " + ", ".join(links.case(c.id) for c in others) + "."]
-    return "\n".join(lines) + "\n"
+    citing = citing_cases(group)
+    order = rule_order(table, citing)
+    pages = layout(order, citing)
+    paths = [page_path(variant, n) for n in range(1, len(pages) + 1)]
+    home = {block.clause: paths[n] for n in reversed(range(len(pages))) for block in pages[n]}
+    titles = links_of(paths[0]).titles.get(variant, {})
+    named = [titles.get(c) or c for c in order]
+
+    def rule_title(clause: str) -> str:
+        text = titles.get(clause) or clause
+        return text + f", rule {clause}" if named.count(text) > 1 else text     # two rules of one title: told apart by their ids
+
+    out: dict[str, str] = {}
+    for number, (path, blocks) in enumerate(zip(paths, pages), start=1):
+        links = links_of(path)
+        heading = f"# The cases of {md_text(title)}, rule by rule" + (f" (page {number} of {len(pages)})" if len(pages) > 1 else "")
+        lines = [heading, "",
+                 f"For each rule of {links.variant(variant, md_text(title))}, the cases that test it (a case tests every rule "
+                 f"it cites). [All the cases of {md_text(title)}]({links.to(corpus_variant_page(variant))})."]
+        if len(pages) > 1:
+            lines += ["", f"The list is on {len(pages)} pages: "
+                      + ", ".join(f"[page {n}]({links.to(p)})" if p != path else f"page {n} (this one)"
+                                  for n, p in enumerate(paths, start=1))
+                      + ". Every rule, with its number of cases: "
+                      + "; ".join(f"[{md_text(rule_title(c))}]({links.to(home[c], 'rule-' + c)}) ({len(citing[c])})"
+                                  for c in order) + "."]
+        for block in blocks:
+            clause, cases = block.clause, citing[block.clause]
+            if block.continued:
+                lines += ["", f"<h2>{escape(rule_title(clause))}, continued</h2>", "",
+                          f"The rest of the cases of {links.clause(variant, clause)}, whose list "
+                          f"[starts on an earlier page]({links.to(home[clause], 'rule-' + clause)}).", ""]
+            else:
+                lines += ["", f'<h2 id="rule-{clause}">{escape(rule_title(clause))} <small>({plural(len(cases), "case")})</small></h2>', "",
+                          f"The rule: {links.clause(variant, clause)} (<code>{escape(clause)}</code>).", ""]
+            for case in block.written:
+                shown = words.prose_text(case.title) if words else case.title
+                lines.append(f"- {links.case(case.id, md_text(shown))}")
+            if block.others:
+                lines += ["", "Generated and perft cases: " + ", ".join(links.case(c.id) for c in block.others) + "."]
+        out[path] = "\n".join(lines) + "\n"
+    return out
 
 
 def render_case_page(case: SiteCase, rep: Replay, links: Links, variant_title: str | None) -> str:

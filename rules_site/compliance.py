@@ -37,12 +37,14 @@ from conformance.runner import FAILING, OUTCOMES
 
 from .examples import hand_anchor, step_anchor
 from .links import Links, md_cell, md_text
+from .notation import plural
 from .phases import phase_clause, step_clause, step_of_phase, step_phases
 from .tables import compact
 
 NOT_RUN = ("skipped", "unsupported")
 CORPUS_ROOT = Path(conformance.__file__).resolve().parent.parent     # a report names its cases' files from here
 MAX_REASONS = 20
+CASES_PER_RULE_ON_INDEX = 3     # failing cases listed per rule on the compliance page (all on the engine's page)
 CATEGORY_WORDS = {"out_of_turn": "out of turn", "illegal_action": "against the rules", "wrong_phase": "at the wrong point"}
 
 
@@ -461,6 +463,19 @@ def clause_title(links: Links, variant: str, clause: str | None) -> str:
     return links.titles.get(variant, {}).get(clause, clause)
 
 
+# conformance.checked_summary words a difference as ``str()`` of each side: a JSON null shows as
+# Python's ``None`` (also inside a list), a field the engine left out as the fuzzer's marker.
+PYTHON_NONE = re.compile(r"(?<![\w`])None(?![\w`])")
+LEFT_OUT = "<missing>"        # conformance.fuzzing.compare.MISSING
+
+
+def no_value_words(row: str) -> str:
+    """A row of the defects table with each side of a first difference that had no value in a
+    reader's words: "no value" for a null, "no such field" for a field left out, never
+    ``None`` or a marker that the page would take for an HTML tag."""
+    return PYTHON_NONE.sub("no value", row.replace(LEFT_OUT, "no such field"))
+
+
 def render_report(report: Report, failures: list[Failure], links: Links, corpus_version: CorpusIdentity | str | None,
                   titles: dict[str, str], own_page: bool = False) -> list[str]:
     engine = report.engine
@@ -499,13 +514,15 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
                     if report.footer else " (the run was cut short: no footer)") + ".")
     if report.path.stem != "reference":
         lines += ["", checked_line(report.path, report.cases)]
-        lines += defects_markdown(report.path, report.cases, CORPUS_ROOT, lambda case: links.case(case, f"`{case}`"))
+        lines += [no_value_words(row) for row in
+                  defects_markdown(report.path, report.cases, CORPUS_ROOT, lambda case: links.case(case, f"`{case}`"))]
     lines += history_markdown(report.path)
     lines += fuzz_markdown(report.path)
     if not failures:
         lines += ["", "No failure."]
     else:
-        lines += [""] + failures_html(report, failures, links)
+        # The list of every failing case is long: on the compliance page, a few of each rule's.
+        lines += [""] + failures_html(report, failures, links, per_rule=CASES_PER_RULE_ON_INDEX if own_page else None)
     reasons = Counter((line.get("outcome"), str(line.get("detail") or "")) for line in report.cases if line.get("outcome") in NOT_RUN)
     if reasons:
         total = sum(reasons.values())
@@ -517,10 +534,12 @@ def render_report(report: Report, failures: list[Failure], links: Links, corpus_
     return lines
 
 
-def failures_html(report: Report, failures: list[Failure], links: Links) -> list[str]:
+def failures_html(report: Report, failures: list[Failure], links: Links, per_rule: int | None = None) -> list[str]:
     """The causes (one row per rule, with its first differences and counts), then every
     failing case under its rule, linked to the failing step (Markdown, so that the build
-    checks every link and anchor)."""
+    checks every link and anchor); only the first ``per_rule`` of each rule when given (the
+    compliance page, whose engines each have a page of their own with the whole list, to
+    which it links)."""
     groups = group_failures(failures)
     out = [f"**{len(failures)} failing case{'s' if len(failures) != 1 else ''}, by the rule of the failing step:**", "",
            "| Rule of the failing step | Cause, and the first differences | Cases |", "|---|---|---|"]
@@ -535,12 +554,16 @@ def failures_html(report: Report, failures: list[Failure], links: Links) -> list
         rule = links.clause(variant, clause, md_text(title)) if clause else "no rule named"
         out.append(f"| {rule}<br><small>{md_text(variant)}</small> | **{md_text(summary[:1].upper() + summary[1:])}.**"
                    + (f"<br>{md_cell(items)}" if items else "") + f" | {len(members)} |")
-    out += ["", f'<details class="es-failures" markdown>', f"<summary>Every failing case of {escape(report.label)}, "
+    shown = "Every failing case" if per_rule is None else f"The first {plural(per_rule, 'failing case')} of each rule"
+    out += ["", f'<details class="es-failures" markdown>', f"<summary>{shown} of {escape(report.label)}, "
             "under its rule, linked to the step that fails</summary>", ""]
+    if per_rule is not None:
+        out += [f"All of them are on [the engine's own page]({report.path.stem}.md).", ""]
     for clause, variant, members in groups:
         rule = links.clause(variant, clause, md_text(clause_title(links, variant, clause))) if clause else "No rule named"
         out += [f"{rule} ({len(members)}):", ""]
-        for failure in sorted(members, key=lambda f: (f.key, f.line.get("id", ""))):
+        listed = sorted(members, key=lambda f: (f.key, f.line.get("id", "")))
+        for failure in listed[:per_rule]:
             line = failure.line
             case_id = line.get("id", "?")
             link = links.case(case_id, f"`{case_id}`", failure.anchor)
@@ -548,6 +571,8 @@ def failures_html(report: Report, failures: list[Failure], links: Links) -> list
             known = f" (known{tracker})" if line.get("outcome") == "expected-fail" else ""
             outcome = "" if line.get("outcome") in ("fail", "expected-fail") else f" `{line.get('outcome')}`"
             out.append(f"- {link}{known}{outcome}, {md_text(failure.step)}: {md_text(failure.words)}")
+        if per_rule is not None and len(listed) > per_rule:
+            out.append(f"- and {len(listed) - per_rule} more, on [the engine's own page]({report.path.stem}.md)")
         out.append("")
     out += ["</details>"]
     return out

@@ -29,6 +29,7 @@ from .teaching import TeachingHand
 from .differences import differences
 from .protocol_words import rule_protocol
 from .links import corpus_rules_page, corpus_variant_page
+from .rule_pages import citing_cases, rule_pages
 from .visibility import visibility_lines
 from .words import (awards_words, condition_words, deal_words, game_words, join, object_words, pack_words,
                     play_rules_words, step_words)
@@ -56,6 +57,22 @@ class Anchors:
 
 def heading(level: int, title: str, anchor: str) -> str:
     return f"{'#' * level} {md_text(title)} {{#{anchor}}}"
+
+
+def other_bids_line(bid_html: Any, bids: list[dict[str, Any]]) -> str:
+    """The bids outside the grid in players' words: those worth their number of tricks named
+    together, each other one with its worth ("Other bids: 2, 3 and 4, each worth its number of
+    tricks; 5, worth 10."), never a bare number after a number."""
+    plain = [b for b in bids if b.get("value") is not None and b.get("value") == b.get("tricks")]
+    parts = []
+    if plain:
+        parts.append(join([bid_html(b["id"]) for b in plain]) + (", each" if len(plain) > 1 else ",")
+                     + " worth its number of tricks")
+    for b in bids:
+        if b in plain:
+            continue
+        parts.append(bid_html(b["id"]) + (f", worth {b['value']}" if b.get("value") is not None else ""))
+    return "Other bids: " + "; ".join(parts) + "."
 
 
 def pick_examples(cases: list[SiteCase], limit: int = MAX_EXAMPLES) -> list[SiteCase]:
@@ -237,10 +254,8 @@ class VariantPage:
         self.titles = titles or {}
         self.anchors = Anchors(links.page)
         self.clause_titles = view.clause_titles()
-        self.citing: dict[str, list[SiteCase]] = defaultdict(list)
-        for case in cases:
-            for clause in case.cited_clauses():
-                self.citing[clause].append(case)
+        self.citing = citing_cases(cases)
+        self.rule_pages = rule_pages(view.id, self.table, cases)      # where each rule's list of cases is
         self.sections = plan_sections(self.table, self.words)
         self.said: set[str] = set()
         self.option_of_clause: dict[str, list[str]] = defaultdict(list)      # base clause -> options that change it
@@ -339,7 +354,7 @@ class VariantPage:
         written = [c for c in cases if c.hand_written]
         shown = written[:MAX_CASE_LINKS]
         parts = [self.links.case(c.id, self._prose(md_text(c.title))) for c in shown]
-        listing = self.links.to(corpus_rules_page(self.view.id), "rule-" + clause_id)
+        listing = self.links.to(self.rule_pages.get(clause_id, corpus_rules_page(self.view.id)), "rule-" + clause_id)
         every = "the one case that tests" if len(cases) == 1 else f"all {plural(len(cases), 'case')} that test"
         parts.append(f"[{every} this rule]({listing})")
         return len(cases), "Tested by " + "; ".join(parts) + "."
@@ -568,7 +583,7 @@ class VariantPage:
                 html.append("</tbody></table></div>")
                 lines += ["".join(html), ""]
             if others:
-                lines += ["Other bids: " + ", ".join(f"{w.bid_html(b['id'])} ({b.get('value', '')})" for b in others) + ".", ""]
+                lines += [other_bids_line(w.bid_html, others), ""]
         return lines
 
     # -- examples, options, sources, the table ---------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from site_english import defects
+from site_english import bid_as_two_numbers, defects, placeholders
 from site_support import built_site  # noqa: F401 (fixture)
 
 
@@ -84,3 +84,20 @@ def test_markup_escaped_inside_code_is_found():
     """A card face drawn inside a code span (the table's note quoting `AS.2`) shows as tags."""
     page = '<html><body><article><p>The suffix <code>&lt;span class="es-card" role="img"&gt;A♠&lt;/span&gt;</code>.</p></article></body></html>'
     assert "raw markup" in defects(page)
+
+
+def test_bids_outside_the_grid_read_as_words():
+    """Napoleon's bids (no suit: outside the grid of tricks by suit) as players say them."""
+    from rules_site.variant import other_bids_line
+    bids = [{"id": "2", "tricks": 2, "value": 2}, {"id": "3", "tricks": 3, "value": 3}, {"id": "nap", "tricks": 5, "value": 10},
+            {"id": "misere", "at-most": 0}]
+    line = other_bids_line(lambda bid_id: bid_id, bids)
+    assert line == "Other bids: 2 and 3, each worth its number of tricks; nap, worth 10; misere."
+    assert not bid_as_two_numbers(line)
+
+
+def test_a_missing_value_in_a_defect_reads_as_words():
+    from rules_site.compliance import no_value_words
+    row = no_value_words("| `to-act` | check | 1 case | discards: reference [[], None, None], engine <missing> | x |")
+    assert row == "| `to-act` | check | 1 case | discards: reference [[], no value, no value], engine no such field | x |"
+    assert not placeholders(row)
