@@ -26,8 +26,12 @@ def pdf_pages(pdf: bytes) -> int:
 
 def print_pages(html: Path, out: Path, paper: str) -> int:
     """Print a page on one paper size and count the PDF's pages."""
-    sized = html.with_name(html.stem + f".print-{paper}.html")
+    # The sized copy is written in this test's own folder, never in the built site (which other
+    # tests read at the same time); <base> resolves its stylesheets and images in the site.
+    sized = out / f"{html.stem}.print-{paper}.html"
     text = html.read_text(encoding="utf-8")
+    assert "<head>" in text, f"{html} has no <head> to put the base in"
+    text = text.replace("<head>", f'<head><base href="{html.parent.as_uri()}/">', 1)
     sized.write_text(text.replace("</head>", f"<style>@page {{ size: {PAPERS[paper]}; }}</style></head>", 1), encoding="utf-8")
     pdf = out / f"{html.stem}-{paper}.pdf"
     try:
