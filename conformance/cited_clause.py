@@ -333,11 +333,29 @@ class ClauseTracer:
     def _view_clauses(self, field_name: str) -> list[str]:
         """The clause of the table's visibility entry (for every owner, at all times) that
         hides the zone the field shows."""
-        zone = VIEW_ZONES[field_name] or (self.rules.widow_name if self.rules.widow_name in ("kitty", "widow", "dummy")
+        zone = VIEW_ZONES.get(field_name) or (self.rules.widow_name if self.rules.widow_name in ("kitty", "widow", "dummy")
                                           else "widow")
         entries = [entry for entry in self.visibility if entry.get("zone") == zone and entry.get("clause")
                    and "of" not in entry and "when" not in entry]
         return self.existing([entries[-1]["clause"]]) if entries else []
+
+    def cite_own_field(self, field_name: str, actual: Any) -> str | None:
+        """The clause behind a field of the engine's own (outside the observation schema) where
+        a check expected none: one that names cards shows a seat the cards dealt apart (or the
+        zone of its name), so the clause of the visibility entry that hides them; None for
+        another field (nothing in the table governs it)."""
+        return self._first(self._view_clauses(field_name)) if self._names_cards(actual) else None
+
+    def _names_cards(self, value: Any) -> bool:
+        """Whether a value of an engine's own field shows cards: card names of this table,
+        alone or in lists (per seat)."""
+        if isinstance(value, str):
+            return value in self.rules.card_index
+        if isinstance(value, list):
+            return any(self._names_cards(item) for item in value)
+        if isinstance(value, dict):
+            return any(self._names_cards(item) for item in value.values())
+        return False
 
     def _first(self, candidates: list[str]) -> str | None:
         return candidates[0] if candidates else None
