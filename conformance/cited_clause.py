@@ -175,13 +175,13 @@ class ClauseTracer:
         for h, hand in enumerate(case.hands, 1):
             if "deal_reject" in hand:
                 continue
-            before = state.observation()
+            before, events = state.observation(), len(state.events)
             deal = hand["deal"]
             if "deck" in deal:
                 state.deal(self.rules.deal_from_order(deal["deck"], state.dealer))
             else:
                 state.deal(case_deal(deal))
-            self._record(trace, before, None, 0)
+            self._record(trace, before, None, events)
             if h == point.hand and point.moment == "deal":
                 return trace
             for s, step in enumerate(hand["steps"], 1):
@@ -203,7 +203,9 @@ class ClauseTracer:
         state = trace.state
         after = state.observation()
         changed = [k for k in after if after.get(k) != before.get(k)]
-        new_events = state.events[events_from:] if consuming is not None else []
+        # at the deal, only what a step settled at once (a king turned up, declared) is traced
+        new_events = state.events[events_from:] if consuming is not None \
+            else [event for event in state.events[events_from:] if event[0] == "declare"]
         cause = self.step_clauses(consuming) if consuming is not None else self.mechanism("deal")
         for key in changed:
             trace.provenance[key] = cause
@@ -223,7 +225,11 @@ class ClauseTracer:
                 for key in EVENT_FIELDS.get(kind, ()):
                     trace.provenance[key] = self.own_clauses(settled) if key == "sitting_out" \
                         else self._settled(state, settled)
-            if kind == "trick":
+            if kind == "declare":           # a declaration's points: the clauses of the step that scored them
+                declaring = next((step for step in self.rules.steps if step.id == event[2]), None)
+                for key in ("scores", "hand_points"):
+                    trace.provenance[key] = self.step_clauses(declaring)
+            elif kind == "trick":
                 for key in ("tricks", "tricks_won"):
                     trace.provenance[key] = self.mechanism("trick")
             elif kind == "score":
