@@ -32,7 +32,7 @@ from reference_impl import cards as notation
 from reference_impl.options import choice_for
 from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
-from reference_impl.steps import EXCHANGE, OFFER, PLAY
+from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, UPCARD_SUIT
 
 from .cases import Case, case_deal
 
@@ -212,6 +212,12 @@ class ClauseTracer:
         if "trump" in changed and consuming is not None and consuming.kind == PLAY:
             # trumps fixed by the card led, not by a bid (Napoleon)
             trace.provenance["trump"] = self.mechanism("trumps-by-lead") + cause
+        if "trump" in changed:
+            # trumps the rules set at once (the card turned up, a suit turned): the step that set them
+            setting = [step for step in self._passed(consuming, state.step) if step.kind == SET_TRUMPS
+                       and step.trumps in (state.trump, UPCARD_SUIT) and step.when(state, -1, -1)]
+            if setting:
+                trace.provenance["trump"] = self.own_clauses(setting[-1]) + trace.provenance["trump"]
         if "sitting_out" in changed and consuming is not None:
             # a bid played alone (misère) puts the partner out by its own clause
             bid = [self.rules.bid_list[state.bid].id] if state.alone and state.bid >= 0 else []
