@@ -488,6 +488,9 @@ class ClauseTracer:
                 part = "stuck"
             elif token in ("call:NT", "call:NL"):
                 part = "no-trump"
+            restricted = next((bid for bid in r.bid_list if bid.token == token and bid.after >= 0), None)
+            if restricted is not None:      # a bid made only after another: the bid's own clause says when
+                found += self.existing([restricted.id])
             found += self.step_clauses(step, part) if part else []
         return self.existing(found + self.step_clauses(step))
 
