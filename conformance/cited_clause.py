@@ -45,6 +45,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "master": ("joker-is-trump", "no-trump-ranking", "joker-led-at-no-trumps", "joker-any-time"),
     "trump-order": ("rank-trump",),
     "no-trump-order": ("no-trump-ranking", "rank-plain"),
+    # low no-trumps: its own clause where a table has one, else where the plain order states it
+    "low-no-trump-order": ("low-no-trumps", "no-trump-ranking", "rank-plain"),
     "plain-order": ("rank-plain",),
     "trick": ("trick-winner",),
     "follow": ("follow-suit", "follow-or-trump"),
@@ -540,7 +542,8 @@ class ClauseTracer:
             if mine_trump and theirs_trump:
                 found += self.mechanism("trump-order")
             elif not mine_trump and not theirs_trump and r.eff[trump][mine] == led == r.eff[trump][theirs]:
-                found += self.mechanism("no-trump-order" if trump >= r.NT else "plain-order")
+                found += self.mechanism("low-no-trump-order" if trump == r.NL else
+                                        "no-trump-order" if trump >= r.NT else "plain-order")
         return self.existing(found + list(self.mechanism("trick")))
 
 
