@@ -253,6 +253,11 @@ class ClauseTracer:
             elif kind == "throw-in":
                 for key in ("next_dealer", "dealer", "hand_number", "hand_points", "scoring_row"):
                     trace.provenance[key] = cause
+        if scored and self._turned_in(before.get("counters"), after.get("counters")):
+            # a full counter turned into points: the points follow from the counter's clause too
+            counting = self.existing(c for path, ids in self.patched if path.startswith("counters") for c in ids)
+            for key in ("hand_points", "scores"):
+                trace.provenance[key] = counting + trace.provenance.get(key, [])
         trace.passed = passed if consuming is not None else self._passed(None, state.step)
         waiting = self.step_clauses(state.step) if state.step is not None and state.step.id else []
         if scored:                          # a scored hand: whether the game goes on, and who deals next
@@ -261,6 +266,14 @@ class ClauseTracer:
         for key in TURN_FIELDS:
             if key in changed or waiting:
                 trace.provenance[key] = waiting or cause
+
+    def _turned_in(self, before: Any, after: Any) -> bool:
+        """Whether a counter that turns into points did so this hand: counters only grow, so
+        one that fell was turned in."""
+        if not isinstance(before, dict) or not isinstance(after, dict):
+            return False
+        converting = {counter.id for counter in self.rules.counters if counter.every}
+        return any(a < b for key in converting for a, b in zip(after.get(key) or [], before.get(key) or []))
 
     def _passed(self, consuming: Any, waiting: Any) -> list[Any]:
         """The steps of the hand between the one that took the action (or the deal) and the
