@@ -443,6 +443,9 @@ class ClauseTracer:
         theirs = set(engine_legal) if isinstance(engine_legal, list) and all(isinstance(a, str) for a in engine_legal) else set()
         differing = [a.partition(":")[2] for a in sorted(mine ^ theirs) if a.startswith("play:")]
         found: list[str] = []
+        if state.trick and state.step.renege and theirs and mine - theirs:
+            # the rules let any card be played (a renege, to be claimed): the clause that allows it
+            found += self.step_clauses(state.step, "renege")
         if state.trick and theirs:
             # a special card (a bower, the Benny) read as a plain card of its printed suit, when
             # led or when held: the engine's set is what that reading gives
