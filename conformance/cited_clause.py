@@ -32,6 +32,8 @@ from reference_impl import cards as notation
 from reference_impl.options import choice_for
 from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
+from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibility
+from reference_impl.visibility import _events_reached as events_reached
 from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, UPCARD_SUIT
 
 from .cases import Case, case_deal
@@ -110,6 +112,7 @@ class ClauseTracer:
         self.topics = {c["id"]: c.get("topic") for c in clauses}
         self.patched = _patched_paths(table, case.table.selected)
         self.visibility = [entry for entry in table.get("visibility") or [] if isinstance(entry, dict)]
+        self._visibility: Visibility | None = None      # compiled when a view is traced
         # the cards trump in every suit (``ranking.top-trumps`` entries naming a card, not a rank)
         self.top_cards = {entry["card"] for entry in (table.get("ranking") or {}).get("top-trumps") or []
                           if isinstance(entry, dict) and "card" in entry}
@@ -313,6 +316,9 @@ class ClauseTracer:
         if field_name == "trick_winner":
             if state.tricks and isinstance(actual, int):
                 return self._first(self._trick(state, state.tricks[-1], actual))
+        hidden = self._hid_shown(trace, field_name, actual) if refused is None else []
+        if hidden:
+            return hidden[0]
         if refused is None and self._shows_all(trace, field_name, actual):
             shown = self._view_clauses(field_name)
             if shown:
@@ -356,6 +362,32 @@ class ClauseTracer:
             return all(mine in (theirs, None) or mine == [] == theirs for mine, theirs in zip(actual, expected)) \
                 and any(mine == theirs and mine for mine, theirs in zip(actual, expected))
         return bool(expected) and actual == expected
+
+    def _hid_shown(self, trace: Trace, field_name: str, actual: Any) -> list[str]:
+        """Where a seat's view hides (null) an owner's cards that the table's visibility entry
+        in force shows beyond their owner (an open hand laid face up): that entry's clause."""
+        zone = VIEW_ZONES.get(field_name)
+        if zone is None or not isinstance(actual, list):
+            return []
+        state = trace.state
+        if self._visibility is None:
+            self._visibility = Visibility(self.rules)
+        raw = [entry for entry in (*VISIBILITY_DEFAULTS, *self.visibility) if entry.get("zone") == zone]
+        reached = events_reached(state)
+        found: list[str] = []
+        for owner, mine in enumerate(actual):
+            if mine is not None or owner >= self.rules.n:
+                continue
+            governing = None
+            for entry, compiled in zip(raw, self._visibility.by_zone[zone]):
+                if compiled.event > reached or (compiled.of is not None and compiled.of(state) != owner):
+                    continue
+                if compiled.when is not None and not compiled.when(state, owner, self.rules.unit_of[owner]):
+                    continue
+                governing = (entry, compiled)
+            if governing and governing[1].seen_by not in ("owner", "nobody") and governing[0].get("clause"):
+                found += self.existing([governing[0]["clause"]])
+        return found
 
     def _view_clauses(self, field_name: str) -> list[str]:
         """The clause of the table's visibility entry (for every owner, at all times) that
