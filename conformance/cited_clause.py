@@ -34,7 +34,7 @@ from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
 from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibility
 from reference_impl.visibility import _events_reached as events_reached
-from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, UPCARD_SUIT
+from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
 
 from .cases import Case, case_deal
 
@@ -254,8 +254,11 @@ class ClauseTracer:
                 for key in ("game_over", "winner"):
                     trace.provenance[key] = self.game_clauses()
             elif kind == "throw-in":
+                # the throw-in step the action went past (or rests at) says who deals next
+                throwing = [step for step in (*passed, state.step) if step is not None and step.kind == THROW_IN]
+                thrown = self.own_clauses(throwing[-1]) + cause if throwing else cause
                 for key in ("next_dealer", "dealer", "hand_number", "hand_points", "scoring_row"):
-                    trace.provenance[key] = cause
+                    trace.provenance[key] = thrown
         if scored and self._turned_in(before.get("counters"), after.get("counters")):
             # a full counter turned into points: the points follow from the counter's clause too
             counting = self.existing(c for path, ids in self.patched if path.startswith("counters") for c in ids)
