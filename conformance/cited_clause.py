@@ -345,6 +345,13 @@ class ClauseTracer:
         if field_name == "legal" and state.step is not None and state.step.id:
             return self._first(self._step_legal(state, actual if isinstance(actual, list) else engine.get("legal"))
                                or trace.provenance.get(field_name, []))
+        if field_name == "counters" and isinstance(actual, dict):
+            # the counter the engine got wrong: the clause of the option that brought it
+            reference = state.observation().get("counters") or {}
+            wrong = [key for key in reference if actual.get(key) != reference[key]]
+            own = self.existing(c for key in wrong for path, ids in self.patched if path == f"counters.{key}" for c in ids)
+            if own:
+                return own[0]
         return self._first(trace.provenance.get(field_name, []))
 
     def _shows_all(self, trace: Trace, field_name: str, actual: Any) -> bool:
