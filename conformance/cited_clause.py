@@ -51,6 +51,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "low-no-trump-order": ("low-no-trumps", "no-trump-ranking", "rank-plain"),
     "plain-order": ("rank-plain",),
     "trick": ("trick-winner",),
+    # two copies of one card in a trick (a doubled pack): the first played wins
+    "identical": ("identical-cards",),
     "follow": ("follow-suit", "follow-or-trump"),
     # the fields of a play step that free a card from following (the step's own clause after them)
     "may-trump": ("follow-or-trump",),
@@ -594,6 +596,9 @@ class ClauseTracer:
         for special in {self._special(state, card) for card in played.values()} - {None}:
             if engine_winner is not None and self._trick_reading(state, cards, special) == engine_winner:
                 found += self.mechanism(special)
+        if mine >= 0 and theirs >= 0 and mine != theirs \
+                and notation.base_of(r.card_names[mine]) == notation.base_of(r.card_names[theirs]):
+            found += self.mechanism("identical")
         if mine >= 0 and theirs >= 0:
             mine_trump = trump < r.NT and r.eff[trump][mine] == trump
             theirs_trump = trump < r.NT and r.eff[trump][theirs] == trump
