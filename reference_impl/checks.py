@@ -839,18 +839,10 @@ def _holds_placeholder(node: Any) -> bool:
     return False
 
 
-def _option_clause_ids(t: dict[str, Any]) -> set[str]:
-    """The ids of the clauses the table's options bring (with the choice that selects them)."""
-    return {clause["id"] for option in (t.get("options") or {}).values() if isinstance(option, dict)
-            for choice in option.get("choices") or [] if isinstance(choice, dict)
-            for clause in choice.get("clauses") or [] if isinstance(clause, dict) and "id" in clause}
-
-
 def _visibility(t: dict[str, Any]) -> Iterator[PathAndMessage]:
-    """A visibility entry names seats the game has, and a clause or source the table has (a
-    clause an option brings too: an entry for a bid only an option enables cites that option's clause)."""
+    """A visibility entry names seats the game has, and a clause or source the table has."""
     n = t["players"]["count"]
-    clauses = {c["id"] for c in t.get("clauses", [])} | _option_clause_ids(t)
+    clauses = {c["id"] for c in t.get("clauses", [])}
     for i, entry in enumerate(t.get("visibility", [])):
         if isinstance(entry.get("of"), int) and entry["of"] >= n:
             yield ("visibility", i, "of"), f"seat {entry['of']} is not a seat of {n} players"
