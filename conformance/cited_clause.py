@@ -32,7 +32,9 @@ from reference_impl import cards as notation
 from reference_impl.options import choice_for
 from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
-from reference_impl.steps import EXCHANGE, OFFER, PLAY
+from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibility
+from reference_impl.visibility import _events_reached as events_reached
+from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
 
 from .cases import Case, case_deal
 
@@ -45,8 +47,12 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "master": ("joker-is-trump", "no-trump-ranking", "joker-led-at-no-trumps", "joker-any-time"),
     "trump-order": ("rank-trump",),
     "no-trump-order": ("no-trump-ranking", "rank-plain"),
+    # low no-trumps: its own clause where a table has one, else where the plain order states it
+    "low-no-trump-order": ("low-no-trumps", "no-trump-ranking", "rank-plain"),
     "plain-order": ("rank-plain",),
     "trick": ("trick-winner",),
+    # two copies of one card in a trick (a doubled pack): the first played wins
+    "identical": ("identical-cards",),
     "follow": ("follow-suit", "follow-or-trump"),
     # the fields of a play step that free a card from following (the step's own clause after them)
     "may-trump": ("follow-or-trump",),
@@ -108,6 +114,7 @@ class ClauseTracer:
         self.topics = {c["id"]: c.get("topic") for c in clauses}
         self.patched = _patched_paths(table, case.table.selected)
         self.visibility = [entry for entry in table.get("visibility") or [] if isinstance(entry, dict)]
+        self._visibility: Visibility | None = None      # compiled when a view is traced
         # the cards trump in every suit (``ranking.top-trumps`` entries naming a card, not a rank)
         self.top_cards = {entry["card"] for entry in (table.get("ranking") or {}).get("top-trumps") or []
                           if isinstance(entry, dict) and "card" in entry}
@@ -175,13 +182,13 @@ class ClauseTracer:
         for h, hand in enumerate(case.hands, 1):
             if "deal_reject" in hand:
                 continue
-            before = state.observation()
+            before, events = state.observation(), len(state.events)
             deal = hand["deal"]
             if "deck" in deal:
                 state.deal(self.rules.deal_from_order(deal["deck"], state.dealer))
             else:
                 state.deal(case_deal(deal))
-            self._record(trace, before, None, 0)
+            self._record(trace, before, None, events)
             if h == point.hand and point.moment == "deal":
                 return trace
             for s, step in enumerate(hand["steps"], 1):
@@ -203,13 +210,21 @@ class ClauseTracer:
         state = trace.state
         after = state.observation()
         changed = [k for k in after if after.get(k) != before.get(k)]
-        new_events = state.events[events_from:] if consuming is not None else []
+        # at the deal, only what a step settled at once (a king turned up, declared) is traced
+        new_events = state.events[events_from:] if consuming is not None \
+            else [event for event in state.events[events_from:] if event[0] == "declare"]
         cause = self.step_clauses(consuming) if consuming is not None else self.mechanism("deal")
         for key in changed:
             trace.provenance[key] = cause
         if "trump" in changed and consuming is not None and consuming.kind == PLAY:
             # trumps fixed by the card led, not by a bid (Napoleon)
             trace.provenance["trump"] = self.mechanism("trumps-by-lead") + cause
+        if "trump" in changed:
+            # trumps the rules set at once (the card turned up, a suit turned): the step that set them
+            setting = [step for step in self._passed(consuming, state.step) if step.kind == SET_TRUMPS
+                       and step.trumps in (state.trump, UPCARD_SUIT) and step.when(state, -1, -1)]
+            if setting:
+                trace.provenance["trump"] = self.own_clauses(setting[-1]) + trace.provenance["trump"]
         if "sitting_out" in changed and consuming is not None:
             # a bid played alone (misère) puts the partner out by its own clause
             bid = [self.rules.bid_list[state.bid].id] if state.alone and state.bid >= 0 else []
@@ -223,7 +238,11 @@ class ClauseTracer:
                 for key in EVENT_FIELDS.get(kind, ()):
                     trace.provenance[key] = self.own_clauses(settled) if key == "sitting_out" \
                         else self._settled(state, settled)
-            if kind == "trick":
+            if kind == "declare":           # a declaration's points: the clauses of the step that scored them
+                declaring = next((step for step in self.rules.steps if step.id == event[2]), None)
+                for key in ("scores", "hand_points"):
+                    trace.provenance[key] = self.step_clauses(declaring)
+            elif kind == "trick":
                 for key in ("tricks", "tricks_won"):
                     trace.provenance[key] = self.mechanism("trick")
             elif kind == "score":
@@ -237,8 +256,16 @@ class ClauseTracer:
                 for key in ("game_over", "winner"):
                     trace.provenance[key] = self.game_clauses()
             elif kind == "throw-in":
+                # the throw-in step the action went past (or rests at) says who deals next
+                throwing = [step for step in (*passed, state.step) if step is not None and step.kind == THROW_IN]
+                thrown = self.own_clauses(throwing[-1]) + cause if throwing else cause
                 for key in ("next_dealer", "dealer", "hand_number", "hand_points", "scoring_row"):
-                    trace.provenance[key] = cause
+                    trace.provenance[key] = thrown
+        if scored and self._turned_in(before.get("counters"), after.get("counters")):
+            # a full counter turned into points: the points follow from the counter's clause too
+            counting = self.existing(c for path, ids in self.patched if path.startswith("counters") for c in ids)
+            for key in ("hand_points", "scores"):
+                trace.provenance[key] = counting + trace.provenance.get(key, [])
         trace.passed = passed if consuming is not None else self._passed(None, state.step)
         waiting = self.step_clauses(state.step) if state.step is not None and state.step.id else []
         if scored:                          # a scored hand: whether the game goes on, and who deals next
@@ -247,6 +274,14 @@ class ClauseTracer:
         for key in TURN_FIELDS:
             if key in changed or waiting:
                 trace.provenance[key] = waiting or cause
+
+    def _turned_in(self, before: Any, after: Any) -> bool:
+        """Whether a counter that turns into points did so this hand: counters only grow, so
+        one that fell was turned in."""
+        if not isinstance(before, dict) or not isinstance(after, dict):
+            return False
+        converting = {counter.id for counter in self.rules.counters if counter.every}
+        return any(a < b for key in converting for a, b in zip(after.get(key) or [], before.get(key) or []))
 
     def _passed(self, consuming: Any, waiting: Any) -> list[Any]:
         """The steps of the hand between the one that took the action (or the deal) and the
@@ -286,6 +321,9 @@ class ClauseTracer:
         if field_name == "trick_winner":
             if state.tricks and isinstance(actual, int):
                 return self._first(self._trick(state, state.tricks[-1], actual))
+        hidden = self._hid_shown(trace, field_name, actual) if refused is None else []
+        if hidden:
+            return hidden[0]
         if refused is None and self._shows_all(trace, field_name, actual):
             shown = self._view_clauses(field_name)
             if shown:
@@ -309,6 +347,13 @@ class ClauseTracer:
         if field_name == "legal" and state.step is not None and state.step.id:
             return self._first(self._step_legal(state, actual if isinstance(actual, list) else engine.get("legal"))
                                or trace.provenance.get(field_name, []))
+        if field_name == "counters" and isinstance(actual, dict):
+            # the counter the engine got wrong: the clause of the option that brought it
+            reference = state.observation().get("counters") or {}
+            wrong = [key for key in reference if actual.get(key) != reference[key]]
+            own = self.existing(c for key in wrong for path, ids in self.patched if path == f"counters.{key}" for c in ids)
+            if own:
+                return own[0]
         return self._first(trace.provenance.get(field_name, []))
 
     def _shows_all(self, trace: Trace, field_name: str, actual: Any) -> bool:
@@ -330,14 +375,58 @@ class ClauseTracer:
                 and any(mine == theirs and mine for mine, theirs in zip(actual, expected))
         return bool(expected) and actual == expected
 
+    def _hid_shown(self, trace: Trace, field_name: str, actual: Any) -> list[str]:
+        """Where a seat's view hides (null) an owner's cards that the table's visibility entry
+        in force shows beyond their owner (an open hand laid face up): that entry's clause."""
+        zone = VIEW_ZONES.get(field_name)
+        if zone is None or not isinstance(actual, list):
+            return []
+        state = trace.state
+        if self._visibility is None:
+            self._visibility = Visibility(self.rules)
+        raw = [entry for entry in (*VISIBILITY_DEFAULTS, *self.visibility) if entry.get("zone") == zone]
+        reached = events_reached(state)
+        found: list[str] = []
+        for owner, mine in enumerate(actual):
+            if mine is not None or owner >= self.rules.n:
+                continue
+            governing = None
+            for entry, compiled in zip(raw, self._visibility.by_zone[zone]):
+                if compiled.event > reached or (compiled.of is not None and compiled.of(state) != owner):
+                    continue
+                if compiled.when is not None and not compiled.when(state, owner, self.rules.unit_of[owner]):
+                    continue
+                governing = (entry, compiled)
+            if governing and governing[1].seen_by not in ("owner", "nobody") and governing[0].get("clause"):
+                found += self.existing([governing[0]["clause"]])
+        return found
+
     def _view_clauses(self, field_name: str) -> list[str]:
         """The clause of the table's visibility entry (for every owner, at all times) that
         hides the zone the field shows."""
-        zone = VIEW_ZONES[field_name] or (self.rules.widow_name if self.rules.widow_name in ("kitty", "widow", "dummy")
+        zone = VIEW_ZONES.get(field_name) or (self.rules.widow_name if self.rules.widow_name in ("kitty", "widow", "dummy")
                                           else "widow")
         entries = [entry for entry in self.visibility if entry.get("zone") == zone and entry.get("clause")
                    and "of" not in entry and "when" not in entry]
         return self.existing([entries[-1]["clause"]]) if entries else []
+
+    def cite_own_field(self, field_name: str, actual: Any) -> str | None:
+        """The clause behind a field of the engine's own (outside the observation schema) where
+        a check expected none: one that names cards shows a seat the cards dealt apart (or the
+        zone of its name), so the clause of the visibility entry that hides them; None for
+        another field (nothing in the table governs it)."""
+        return self._first(self._view_clauses(field_name)) if self._names_cards(actual) else None
+
+    def _names_cards(self, value: Any) -> bool:
+        """Whether a value of an engine's own field shows cards: card names of this table,
+        alone or in lists (per seat)."""
+        if isinstance(value, str):
+            return value in self.rules.card_index
+        if isinstance(value, list):
+            return any(self._names_cards(item) for item in value)
+        if isinstance(value, dict):
+            return any(self._names_cards(item) for item in value.values())
+        return False
 
     def _first(self, candidates: list[str]) -> str | None:
         return candidates[0] if candidates else None
@@ -398,6 +487,9 @@ class ClauseTracer:
         theirs = set(engine_legal) if isinstance(engine_legal, list) and all(isinstance(a, str) for a in engine_legal) else set()
         differing = [a.partition(":")[2] for a in sorted(mine ^ theirs) if a.startswith("play:")]
         found: list[str] = []
+        if state.trick and state.step.renege and theirs and mine - theirs:
+            # the rules let any card be played (a renege, to be claimed): the clause that allows it
+            found += self.step_clauses(state.step, "renege")
         if state.trick and theirs:
             # a special card (a bower, the Benny) read as a plain card of its printed suit, when
             # led or when held: the engine's set is what that reading gives
@@ -458,6 +550,9 @@ class ClauseTracer:
                 part = "stuck"
             elif token in ("call:NT", "call:NL"):
                 part = "no-trump"
+            restricted = next((bid for bid in r.bid_list if bid.token == token and bid.after >= 0), None)
+            if restricted is not None:      # a bid made only after another: the bid's own clause says when
+                found += self.existing([restricted.id])
             found += self.step_clauses(step, part) if part else []
         return self.existing(found + self.step_clauses(step))
 
@@ -501,13 +596,17 @@ class ClauseTracer:
         for special in {self._special(state, card) for card in played.values()} - {None}:
             if engine_winner is not None and self._trick_reading(state, cards, special) == engine_winner:
                 found += self.mechanism(special)
+        if mine >= 0 and theirs >= 0 and mine != theirs \
+                and notation.base_of(r.card_names[mine]) == notation.base_of(r.card_names[theirs]):
+            found += self.mechanism("identical")
         if mine >= 0 and theirs >= 0:
             mine_trump = trump < r.NT and r.eff[trump][mine] == trump
             theirs_trump = trump < r.NT and r.eff[trump][theirs] == trump
             if mine_trump and theirs_trump:
                 found += self.mechanism("trump-order")
             elif not mine_trump and not theirs_trump and r.eff[trump][mine] == led == r.eff[trump][theirs]:
-                found += self.mechanism("no-trump-order" if trump >= r.NT else "plain-order")
+                found += self.mechanism("low-no-trump-order" if trump == r.NL else
+                                        "no-trump-order" if trump >= r.NT else "plain-order")
         return self.existing(found + list(self.mechanism("trick")))
 
 

@@ -289,14 +289,17 @@ class Session:
             and failure.message.startswith("engine refused act")
         if refused:                 # a legal action refused: the rule that makes it legal
             field, actual = "legal", None
-        if field is None or field not in TRACED_FIELDS or case.table is None:
+        if field is None or case.table is None:
             return
         try:
             tracer = self._tracers.get(case.table.sha256)
             if tracer is None:
                 tracer = self._tracers[case.table.sha256] = ClauseTracer(case)
-            cited = tracer.cite(case, self._point, field, self._engine_state, actual,
-                                refused=failure.action if refused else None)
+            if field not in TRACED_FIELDS:      # a field of the engine's own: a view showing cards, or nothing
+                cited = tracer.cite_own_field(field, actual)
+            else:
+                cited = tracer.cite(case, self._point, field, self._engine_state, actual,
+                                    refused=failure.action if refused else None)
         except Exception as exc:    # noqa: BLE001 - a bug of ours: the case keeps its step's clause, and says so
             failure.internal_error = f"tracing the rule broken: {type(exc).__name__}: {clip_text(str(exc), 300)}"
             return
