@@ -26,6 +26,13 @@ class SafeConsole(Console):
     def render_str(self, text: str, **kwargs: object) -> Text:  # type: ignore[override]
         return super().render_str(visible(text), **kwargs)  # type: ignore[arg-type]
 
+    def on_broken_pipe(self) -> None:
+        """A reader that closed the pipe early (``euchre-spec variants | grep -q x``, ``| head``)
+        has all it wanted: raised as BrokenPipeError, which the command line answers with exit 0,
+        where rich's own handler would exit 1 and make the pipeline fail."""
+        self.quiet = True
+        raise BrokenPipeError
+
 
 console = SafeConsole(highlight=False)
 err_console = SafeConsole(stderr=True, highlight=False)

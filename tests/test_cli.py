@@ -81,3 +81,21 @@ def test_bad_option_value_is_a_clear_error():
 def test_unknown_variant_is_a_clear_error():
     result = run("play", "nonesuch")
     assert result.returncode == 1 and "unknown variant 'nonesuch'" in result.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_command_cleanly():
+    """`euchre-spec variants euchre | head -1` (or `| grep -q`) is no failure: the command ends
+    with status 0 and says nothing when its reader closes the pipe, so a pipeline under
+    `set -o pipefail` (as .ci/check-wheel runs) passes. The pipe is shrunk to one page so that
+    the command is still writing when the reader closes it, whatever the machine's speed."""
+    import fcntl
+    import os
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)          # F_SETPIPE_SZ: the listing outgrows the pipe
+    process = subprocess.Popen([sys.executable, "-m", "conformance", "variants", "euchre"], stdout=write_end,
+                               stderr=subprocess.PIPE, text=True)
+    os.close(write_end)
+    with os.fdopen(read_end) as reader:
+        assert reader.readline().strip()
+    assert process.wait(timeout=120) == 0
+    assert process.stderr.read() == ""
