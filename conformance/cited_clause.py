@@ -25,18 +25,22 @@ of a field that names cards) cites the clause of the table's ``visibility`` entr
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from reference_impl import cards as notation
+from reference_impl.errors import ActionError, SpecError
+from reference_impl.resolve import table_hash
 from reference_impl.options import choice_for
 from reference_impl.rules import Rules
-from reference_impl.state import DISCARD_PHASE, PLAY_PHASE, TAKE_OFFER, State, new_game
+from reference_impl.state import DISCARD_PHASE, MASTER_SUIT, PLAY_PHASE, TAKE_OFFER, State, new_game
 from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibility
 from reference_impl.visibility import _events_reached as events_reached
 from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
 
 from .cases import Case, case_deal
+from .table_readings import SCORING_FIELDS, readings
 
 # The interpreter's mechanisms without a data link to a clause, and the anchors that state them.
 MECHANISMS: dict[str, tuple[str, ...]] = {
@@ -45,6 +49,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     # a card the table makes a trump in every suit (Spoil Five's ace of hearts)
     "top-trump": ("top-trumps", "rank-trump"),
     "master": ("joker-is-trump", "no-trump-ranking", "joker-led-at-no-trumps", "joker-any-time"),
+    # the master card led: its leader names the suit it stands for before anyone follows
+    "master-led": ("joker-led-at-no-trumps", "joker-is-trump", "no-trump-ranking"),
     "trump-order": ("rank-trump",),
     "no-trump-order": ("no-trump-ranking", "rank-plain"),
     # low no-trumps: its own clause where a table has one, else where the plain order states it
@@ -115,6 +121,7 @@ class ClauseTracer:
         self.patched = _patched_paths(table, case.table.selected)
         self.visibility = [entry for entry in table.get("visibility") or [] if isinstance(entry, dict)]
         self._visibility: Visibility | None = None      # compiled when a view is traced
+        self._readings: list[tuple[tuple[str, ...], Rules]] | None = None   # compiled when points differ
         # the cards trump in every suit (``ranking.top-trumps`` entries naming a card, not a rank)
         self.top_cards = {entry["card"] for entry in (table.get("ranking") or {}).get("top-trumps") or []
                           if isinstance(entry, dict) and "card" in entry}
@@ -165,15 +172,20 @@ class ClauseTracer:
         return self.existing([*(self._option_clauses(prefix) if prefix else []), *MECHANISMS[name]])
 
     # -- replay with a trace ------------------------------------------------------------------------
-    def replay(self, case: Case, point: Point) -> Trace:
+    def replay(self, case: Case, point: Point, rules: Rules | None = None) -> Trace:
+        """The case played in the reference up to ``point``, each field traced to its clauses
+        (under ``rules``, a reading of the table, nothing is traced: only the state counts)."""
+        tracing = rules is None
+        rules = rules or self.rules
         setup = case.setup
         if "dealer" in setup:
-            state = new_game(self.rules, setup["dealer"], scores=setup.get("scores"))
+            state = new_game(rules, setup["dealer"], scores=setup.get("scores"))
         else:
             first = setup["first_dealer"]
-            state = new_game(self.rules, first_dealer_cards=first["cards"].split() if isinstance(first["cards"], str)
+            state = new_game(rules, first_dealer_cards=first["cards"].split() if isinstance(first["cards"], str)
                              else first["cards"], start_seat=first.get("start", 0), scores=setup.get("scores"))
         trace = Trace(state)
+        record = self._record if tracing else _untraced
         trace.provenance["dealer"] = self.mechanism("first-dealer")
         # the starting scores are the game's (a count-down game states them with its target)
         trace.provenance["scores"] = self.existing(self._option_clauses("game.start-score")) + self.game_clauses()
@@ -185,10 +197,10 @@ class ClauseTracer:
             before, events = state.observation(), len(state.events)
             deal = hand["deal"]
             if "deck" in deal:
-                state.deal(self.rules.deal_from_order(deal["deck"], state.dealer))
+                state.deal(rules.deal_from_order(deal["deck"], state.dealer))
             else:
                 state.deal(case_deal(deal))
-            self._record(trace, before, None, events)
+            record(trace, before, None, events)
             if h == point.hand and point.moment == "deal":
                 return trace
             for s, step in enumerate(hand["steps"], 1):
@@ -198,7 +210,7 @@ class ClauseTracer:
                     continue
                 before, consuming, events = state.observation(), state.step, len(state.events)
                 state.apply(step["action"], step["seat"])
-                self._record(trace, before, consuming, events)
+                record(trace, before, consuming, events)
                 if h == point.hand and s == point.step:
                     return trace
             if h == point.hand:
@@ -331,6 +343,10 @@ class ClauseTracer:
         upstream = self._upstream(trace, field_name, engine)
         if upstream:
             return upstream
+        if field_name in SCORING_FIELDS and actual is not None and refused is None:
+            read = self._read_otherwise(case, point, field_name, actual)
+            if read:
+                return read
         if field_name in TURN_FIELDS:
             stopped = self._stopped_at(trace, engine)
             if stopped:
@@ -340,9 +356,15 @@ class ClauseTracer:
         if field_name == "legal" and state.phase == PLAY_PHASE:
             return self._first(self._play_legal(state, actual if isinstance(actual, list) else engine.get("legal"),
                                                 refused))
+        if field_name in TURN_FIELDS and state.phase == MASTER_SUIT:
+            # the reference waits for the master card's leader to name its suit: the rule that says so
+            return self._first(self.mechanism("master-led") + self._play_turn(state))
         if field_name in TURN_FIELDS and state.phase == PLAY_PHASE:
-            # what follows a special card (a Benny or master led) depends on reading it
+            # what follows a special card (a Benny or master led) depends on reading it; after
+            # the master led, a phase of naming its suit is the rule of the master led
             special = self._special(state, state.trick[-1][1]) if field_name == "phase" and state.trick else None
+            if special == "master" and len(state.trick) == 1:
+                special = "master-led"
             return self._first((self.mechanism(special) if special else []) + self._play_turn(state))
         if field_name == "legal" and state.step is not None and state.step.id:
             return self._first(self._step_legal(state, actual if isinstance(actual, list) else engine.get("legal"))
@@ -355,6 +377,29 @@ class ClauseTracer:
             if own:
                 return own[0]
         return self._first(trace.provenance.get(field_name, []))
+
+    def _read_otherwise(self, case: Case, point: Point, field_name: str, actual: Any) -> str | None:
+        """The clause of the first other reading of the table's data (the partnerships, a
+        limit a clause names: :mod:`conformance.table_readings`) under which the reference
+        gives the engine's value of the field: the engine read that data otherwise."""
+        if self._readings is None:
+            self._readings = []
+            for reading in readings(case.table.table):
+                resolved = dataclasses.replace(case.table, table=reading.table, sha256=table_hash(reading.table))
+                try:
+                    self._readings.append((reading.clauses, Rules(resolved)))
+                except SpecError:
+                    continue                # a reading the interpreter cannot play: no evidence
+        for clauses, rules in self._readings:
+            try:
+                state = self.replay(case, point, rules).state
+            except (ActionError, SpecError):
+                continue                    # the script is not a game under this reading
+            if state.observation().get(field_name) == actual:
+                found = self.existing(clauses)
+                if found:
+                    return found[0]
+        return None
 
     def _shows_all(self, trace: Trace, field_name: str, actual: Any) -> bool:
         """Whether the engine's value of a field that shows cards is the whole table's (the
@@ -495,9 +540,15 @@ class ClauseTracer:
             # led or when held: the engine's set is what that reading gives
             held = [c for c in range(r.n_cards) if state.hands[state.to_act] >> c & 1]
             led_card = state.trick[0][1]
+            anything = {f"play:{r.card_names[c]}" for c in held}
             for special in {self._special(state, c) for c in [led_card, *held]} - {None}:
                 for as_led, as_held in ((True, False), (False, True), (True, True)):
                     reading = self._follow_reading(state, held, special, as_led, as_held)
+                    if as_led and reading == anything and r.printed_suit[led_card] < 0 \
+                            and self._special(state, led_card) == special:
+                        # a led card of no printed suit read as a plain card asks no one to
+                        # follow: that reading is the follow rule not applied at all
+                        continue
                     if reading == theirs if refused is None else refused not in reading:
                         found += self.mechanism(special)
         if state.trick and differing and self._bower_ranks(state) >= {notation.rank_of(n) for n in differing}:
@@ -608,6 +659,10 @@ class ClauseTracer:
                 found += self.mechanism("low-no-trump-order" if trump == r.NL else
                                         "no-trump-order" if trump >= r.NT else "plain-order")
         return self.existing(found + list(self.mechanism("trick")))
+
+
+def _untraced(trace: Trace, before: dict[str, Any], consuming: Any, events_from: int) -> None:
+    """A replay under another reading of the table traces nothing."""
 
 
 def _winner_by(power: Any, cards: tuple) -> int:

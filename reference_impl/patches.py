@@ -10,10 +10,13 @@ after an element, move an element within its list, remove a key or an element.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 VALUE = "$value"
+# A table value named in prose (a clause's text) by its dotted path: ``{game.target}``.
+PLACEHOLDER = re.compile(r"\{([a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*)\}")
 
 
 class PatchError(Exception):

@@ -17,13 +17,13 @@ from typing import Any, Mapping
 from reference_impl.catalog import variant_ids, variant_path
 from reference_impl.errors import SpecError
 from reference_impl.options import satisfying, values_of
+from reference_impl.patches import PLACEHOLDER
 from reference_impl.resolve import ResolvedTable, resolve
 from reference_impl.rules import Rules
 
 # Keys of a table that are not rule sections.
 META_KEYS = ("id", "title", "summary", "family", "shape", "extends", "sources", "clauses", "options", "selected",
              "notes", "option-defaults", "option-choices", "drop-options", "remove", "terms", "$schema")
-PLACEHOLDER = re.compile(r"\{([a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*)\}")
 
 
 class SiteError(Exception):
