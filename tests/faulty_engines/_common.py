@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:        # run from a checkout without installing it
@@ -34,6 +36,25 @@ def write_raw(data: bytes) -> None:
 
 def write_reply(reply: object) -> None:
     write_raw(json.dumps(reply, separators=(",", ":")).encode("utf-8") + b"\n")
+
+
+def start_daemon(work: Callable[[], None] | None = None) -> None:
+    """Leave a daemon behind the classic way: fork, setsid, fork. The grandchild belongs to
+    no process group or session of the engine's and, once the middle process has exited, is
+    nobody's child but init's (or a subreaper's); it runs ``work`` (default: sleeps ten
+    minutes, holding the engine's stdout and stderr open) and exits. Returns in the engine
+    once the middle process is reaped."""
+    middle = os.fork()
+    if middle:
+        os.waitpid(middle, 0)
+        return
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+    try:
+        (work or (lambda: time.sleep(600)))()
+    finally:
+        os._exit(0)
 
 
 def die(status: int, why: str) -> None:

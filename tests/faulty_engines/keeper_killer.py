@@ -18,7 +18,7 @@ import signal
 import sys
 import time
 
-from _common import Faulty
+from _common import Faulty, start_daemon
 
 SIGNAL = signal.SIGKILL if (sys.argv[1] if len(sys.argv) > 1 else "kill") == "kill" else signal.SIGSTOP
 WHO = sys.argv[2] if len(sys.argv) > 2 else "engine"
@@ -26,26 +26,19 @@ DAEMONS = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 
 
 def daemonize(keeper: int, strike: bool) -> None:
-    """fork, setsid, fork: a grandchild in a session of its own; with ``strike`` it sends
-    the keeper the signal once its middle process has exited (it is nobody's child then
-    but a subreaper's), and, for SIGSTOP, again every 50 ms (a keeper continued by someone
-    is stopped again) until the keeper is gone."""
-    middle = os.fork()
-    if middle:
-        os.waitpid(middle, 0)
-        return
-    os.setsid()
-    if os.fork():
-        os._exit(0)
-    try:
+    """A daemon in a session of its own (see ``start_daemon``); with ``strike`` it sends the
+    keeper the signal once its middle process has exited (it is nobody's child then but a
+    subreaper's), and, for SIGSTOP, again every 50 ms (a keeper continued by someone is
+    stopped again) until the keeper is gone."""
+    def watch() -> None:
+        armed = strike
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
-            if strike and os.getppid() == keeper:     # the keeper is our parent (a subreaper): its pid is its own
+            if armed and os.getppid() == keeper:      # the keeper is our parent (a subreaper): its pid is its own
                 os.kill(keeper, SIGNAL)
-                strike = SIGNAL == signal.SIGSTOP
+                armed = SIGNAL == signal.SIGSTOP
             time.sleep(0.05)
-    finally:
-        os._exit(0)
+    start_daemon(watch)
 
 
 if __name__ == "__main__":

@@ -16,27 +16,10 @@ import os
 import sys
 import time
 
-from _common import Faulty, arg, die
+from _common import Faulty, arg, die, start_daemon
 
 AFTER = int(arg("0"))
 HANG = len(sys.argv) > 3 and sys.argv[3] == "hang"
-
-
-def daemonize() -> None:
-    """fork, setsid, fork: the grandchild belongs to no process group or session of the
-    engine's and, once the middle process has exited, is nobody's child but init's (or a
-    subreaper's)."""
-    middle = os.fork()
-    if middle:
-        os.waitpid(middle, 0)
-        return
-    os.setsid()
-    if os.fork():
-        os._exit(0)
-    try:
-        time.sleep(600)
-    finally:
-        os._exit(0)
 
 
 class SetsidDaemon(Faulty):
@@ -52,5 +35,5 @@ class SetsidDaemon(Faulty):
 
 
 if __name__ == "__main__":
-    daemonize()
+    start_daemon()
     sys.exit(SetsidDaemon().serve())
