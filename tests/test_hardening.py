@@ -30,6 +30,7 @@ from conformance.report import write_junit
 from reference_impl import ActionError, SpecError, load_rules, new_game
 from reference_impl.resolve import resolve_file
 from reference_impl.validate import variant_problems
+from process_table import wait_until
 from robustness_fixtures import ENGINES, FIXTURE_CASES, FIXTURES, FULL, ROOT, SHORT, TAGS
 
 
@@ -47,15 +48,6 @@ def alive(marker: str) -> list[str]:
     """Processes whose command line holds ``marker``."""
     found = subprocess.run(["pgrep", "-af", marker], capture_output=True, text=True).stdout
     return [line for line in found.splitlines() if "pgrep" not in line]
-
-
-def wait_until(condition, seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 # -- the interpreter and the reference engine ----------------------------------------------------

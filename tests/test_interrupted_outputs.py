@@ -12,13 +12,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from conformance.report_tools import badge_for, read_run, summary_markdown
+from process_table import marked, wait_until
 from robustness_fixtures import ENGINES, FIXTURES, ROOT
 
 PY = sys.executable
@@ -26,25 +26,7 @@ PY = sys.executable
 
 def engine_running(marker: str) -> bool:
     """Whether the engine (not the runner, which carries the marker too) has started."""
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as handle:
-                    cmdline = handle.read()
-            except OSError:
-                continue
-            if marker.encode() in cmdline and b"conformance" not in cmdline:
-                return True
-    return False
-
-
-def wait_until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
+    return any("conformance" not in line.partition(": ")[2] for line in marked(marker))
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGALRM])
