@@ -344,7 +344,7 @@ class ClauseTracer:
         if upstream:
             return upstream
         if field_name in SCORING_FIELDS and actual is not None and refused is None:
-            read = self._read_otherwise(case, point, field_name, actual)
+            read = self._read_otherwise(case, point, field_name, actual, engine)
             if read:
                 return read
         if field_name in TURN_FIELDS:
@@ -378,10 +378,14 @@ class ClauseTracer:
                 return own[0]
         return self._first(trace.provenance.get(field_name, []))
 
-    def _read_otherwise(self, case: Case, point: Point, field_name: str, actual: Any) -> str | None:
+    def _read_otherwise(self, case: Case, point: Point, field_name: str, actual: Any,
+                        engine: dict[str, Any]) -> str | None:
         """The clause of the first other reading of the table's data (the partnerships, a
         limit a clause names: :mod:`conformance.table_readings`) under which the reference
-        gives the engine's value of the field: the engine read that data otherwise."""
+        gives the engine's value of the field, and the engine's values of everything the
+        field follows from (the tricks, the scoring row): the engine read that data
+        otherwise. A reading that gets the field by chance but changes the hand's outcome
+        (another side made, another row) is not the engine's."""
         if self._readings is None:
             self._readings = []
             for reading in readings(case.table.table):
@@ -395,7 +399,9 @@ class ClauseTracer:
                 state = self.replay(case, point, rules).state
             except (ActionError, SpecError):
                 continue                    # the script is not a game under this reading
-            if state.observation().get(field_name) == actual:
+            reading = state.observation()
+            if reading.get(field_name) == actual and not any(
+                    _differs(key, reading.get(key), engine[key]) for key in UPSTREAM if key in engine):
                 found = self.existing(clauses)
                 if found:
                     return found[0]
