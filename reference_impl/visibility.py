@@ -80,7 +80,7 @@ class Visibility:
     def sees(self, state: Any, zone: str, owner: int, viewer: int, other_owner: int = -1) -> bool:
         """Whether ``viewer`` may see ``owner``'s cards of ``zone`` now (``other_owner``: a
         second owner, the receiver of a passed card)."""
-        reached = _events_reached(state)
+        reached = events_reached(state)
         rule: Entry | None = None
         for entry in self.by_zone[zone]:
             if entry.event > reached:
@@ -108,7 +108,7 @@ def _constant(seat: int) -> Callable[[Any], int]:
     return lambda state: seat
 
 
-def _events_reached(state: Any) -> int:
+def events_reached(state: Any) -> int:
     """The last of :data:`EVENTS` that has happened in the hand in progress."""
     if state.phase in ("deal", "game-over") or state.hand_points is not None:
         return 3
