@@ -137,6 +137,14 @@ def hand_history(state: Any) -> list[tuple[str, int, str, int]]:
     and ``take-<source>``: a card taken from the widow, from the kitty (a swap), drawn in an
     exchange, or from a partner (``other``: the giver)."""
     events = state.events
+    if not events:
+        return []
+    # Every seat's view asks this of the same state (and a fuzzer's step asks it again): the
+    # answer is kept for the event log as it stands (the log only grows, and its last event
+    # is held here, so no other log can be taken for it).
+    cached = _HISTORY_KEPT[0]
+    if cached[0] is events and cached[1] == len(events) and cached[2] is events[-1]:
+        return list(cached[3])
     start = len(events)
     while start > 0 and events[start - 1][0] != "deal":
         start -= 1
@@ -166,7 +174,11 @@ def hand_history(state: Any) -> list[tuple[str, int, str, int]]:
         elif kind in ("swap", "exchange"):
             for card in event[3]:
                 moves.append(("take-kitty" if kind == "swap" else "take-exchange", event[1], card, -1))
+    _HISTORY_KEPT[0] = (events, len(events), events[-1], tuple(moves))
     return moves
+
+
+_HISTORY_KEPT: list[tuple[Any, int, Any, tuple[tuple[str, int, str, int], ...]]] = [(None, 0, None, ())]
 
 
 def history_fields(state: Any, viewer: int | None) -> dict[str, list[Any]]:

@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 from conformance.engine_process import EngineProcess, engine_command
+from conformance.fuzzing.hands import random_game
+from conformance.fuzzing.leaks import LeakCheck, Tally, measure, pre_fix_view
+from conformance.fuzzing.lockstep import Reference
+from conformance.fuzzing.policy import Policy
 from conformance.fuzzing.views import ViewFuzzer
+from conformance.seat_views import card_tokens
 from conformance.mutation import mutant_command
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids
@@ -20,8 +25,6 @@ from reference_impl.validate import variant_problems
 from reference_impl.yaml_source import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from measure_view_leaks import Tally, check_views  # noqa: E402
 
 HISTORY = ("discards", "passed", "received")
 
@@ -69,11 +72,11 @@ def test_validate_refuses_a_visibility_entry_naming_no_zone_or_an_unknown_seat(t
                          + [("five-hundred", {"misere": "misere-and-open"})])
 def test_no_reference_view_leaks_hides_or_forgets_in_random_games(variant, options):
     rules = load_rules(variant, options)
-    names = frozenset(rules.card_names)
     tally = Tally()
     for game in range(3):
         rng = random.Random(f"test:{variant}:{game}")
         state = new_game(rules, rng=rng)
+        check = LeakCheck(rules, tally)
         while not state.is_terminal() and state.hand_number <= 6:
             if state.is_chance_node():
                 if state.hand_number == 6:
@@ -81,9 +84,45 @@ def test_no_reference_view_leaks_hides_or_forgets_in_random_games(variant, optio
                 state.deal_random(rng)
             else:
                 state.apply(random_action(rng, state))
-            check_views(state, tally, names)
+            check.check(state)
     assert tally.views > 0
     assert (tally.leaking, tally.hiding, tally.forgetting) == (0, 0, 0), tally.example
+
+
+def _whole_scan_leaks(state, seat, view, names):
+    """The cards of ``view`` that ``seat`` cannot know, from the hand's events read afresh
+    and the whole view scanned (the slow anchor of the incremental check)."""
+    rules = state.rules
+    start = max(i for i, e in enumerate(state.events) if e[0] == "deal")
+    _, _, _, masks, upcard, _ = state.events[start]
+    known = set(rules.cards_of(masks[seat])) | ({rules.card_names[upcard]} if upcard >= 0 else set())
+    for event in state.events[start + 1:]:
+        if event[0] == "action":
+            head, _, card = event[2].partition(":")
+            if head == "play" or head in ("discard", "give") and event[1] == seat:
+                known.add(card)
+        elif event[0] in ("take", "swap", "exchange") and event[1] == seat:
+            known.update(event[3])
+        elif event[0] == "call" and event[3] is not None:
+            known.add(event[3])
+    return set(card_tokens(view, names)) - known
+
+
+@pytest.mark.parametrize("variant", ["euchre", "five-hundred", "two-hand-dummy"])
+def test_the_incremental_leak_check_counts_what_scanning_every_view_whole_counts(variant):
+    """On the views as they were before visibility was data (which leak at most steps), the
+    leak check that scans only what changed since the seat's last view counts exactly the
+    leaking views a whole scan of every view from the hand's events counts."""
+    rules = load_rules(variant, {})
+    names = frozenset(rules.card_names)
+    policy = Policy(rules, Reference(variant, rules.resolved))
+    tally = measure(rules, policy, 4, seed=7, view_of=pre_fix_view)
+    whole = 0
+    for game in range(4):
+        for state in random_game(policy, random.Random(f"7:{game}")):
+            whole += sum(1 for seat in range(rules.n) if _whole_scan_leaks(state, seat, pre_fix_view(state, seat), names))
+    assert tally.leaking > 100
+    assert tally.leaking == whole
 
 
 def _play_until(rules, rng, phase):

@@ -36,6 +36,9 @@ from reference_impl.visibility import HISTORY_FIELDS, hand_history
 from ..engine_process import EngineFailure, EngineProcess
 from ..seat_views import card_tokens, view_differences
 from .casefile import slug, write_case
+from .hands import random_hand
+from .lockstep import Reference
+from .policy import Policy
 
 PRIVATE_FIELDS = frozenset({"legal", "hands"}) | frozenset(HISTORY_FIELDS)
 PROTOCOL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"])
@@ -134,6 +137,7 @@ class ViewFuzzer:
         self.max_findings = max_findings
         self.compare_reference = compare_reference      # False: the information-flow tests only
         self.result = ViewFuzzResult()
+        self._policy: Policy | None = None
 
     # -- the reference -------------------------------------------------------------------------
     def _replay(self, world: World, upto: int) -> Any:
@@ -196,15 +200,11 @@ class ViewFuzzer:
         return self.result
 
     def _random_hand(self, rng: random.Random) -> World:
+        """A hand as the fuzzer plays it (its deals and moods reach open misère, lone hands)."""
+        if self._policy is None:
+            self._policy = Policy(self.rules, Reference(self.table.id, self.table))
         dealer = rng.randrange(self.rules.n)
-        deal = self.rules.random_deal(rng, dealer)
-        state = new_game(self.rules, dealer)
-        state.deal(deal)
-        actions: list[tuple[int, str]] = []
-        while state.current_player() is not None:
-            seat, action = state.current_player(), rng.choice(state.legal_actions())
-            state.apply(action, seat)
-            actions.append((seat, action))
+        deal, actions = random_hand(self._policy, rng, dealer)
         return World(dealer, deal, actions)
 
     def _test(self, world: World, point: int, seat: int, rng: random.Random) -> None:
