@@ -14,7 +14,7 @@ Run it on the build users install (the compiled wheel), from outside the checkou
 Each chunk of games is appended to ``--out`` as one JSON line when it is done, and a run
 given the same file skips the chunks already there: a long run stopped is resumed, and
 nothing measured is lost. ``--before`` measures the views as the reference gave them before
-visibility was data (:func:`conformance.fuzzing.leaks.pre_fix_view`). The exit status is 1
+visibility was data (:func:`conformance.fuzzing.leaks.pre_fix_views`). The exit status is 1
 when any view leaked, hid or forgot.
 """
 
@@ -31,7 +31,7 @@ try:
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.fuzzing.leaks import Tally, measure, pre_fix_view, reference_view  # noqa: E402
+from conformance.fuzzing.leaks import Tally, measure, pre_fix_views, reference_views  # noqa: E402
 from conformance.fuzzing.lockstep import Reference                                 # noqa: E402
 from conformance.fuzzing.policy import Policy                                      # noqa: E402
 from reference_impl import load_rules                                              # noqa: E402
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = parse_options(args.option)
     variants = args.variants or variant_ids()
     mode = "before" if args.before else "reference"
-    view_of = pre_fix_view if args.before else reference_view
+    views_of = pre_fix_views if args.before else reference_views
     done = done_chunks(args.out)
     print(f"views: {mode}; interpreter: {build_name()}", flush=True)
     print(f"{'table':28} {'games':>6} {'states':>9} {'views':>10} {'other-seat':>10} {'leaking':>9} {'hiding':>7} "
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = done[key]
                 part = Tally(**{f: row[f] for f in FIELDS}, seconds=row["seconds"], example=row.get("example", ""))
             else:
-                part = measure(rules, policy, size, args.seed, view_of, first_game=first)
+                part = measure(rules, policy, size, args.seed, views_of, first_game=first)
                 if args.out is not None:
                     row = {"table": label, "mode": mode, "seed": args.seed, "first_game": first, "games": size,
                            **{f: getattr(part, f) for f in FIELDS if f != "games"},

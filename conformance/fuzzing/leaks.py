@@ -1,7 +1,7 @@
 """What the reference's seat views leak, hide and forget, counted over the fuzzer's random games.
 
 At every state of a game (after each deal and each action) each seat's view
-(``State.observation(seat)``, what the reference answers to ``state {seat}``) is scanned for
+(what the reference answers to ``state {seat}``: see :func:`reference_views`) is scanned for
 card tokens wherever they appear (hands, ``legal``, tricks, the history fields, a field of
 its own). A token is *allowed* when the game told the seat that card: dealt to it, taken,
 given or laid away by it, the upcard, a card played to a trick, the called card, or a card of
@@ -36,30 +36,49 @@ from typing import Any, Callable
 
 from reference_impl.rules import Rules
 from reference_impl.state import State
-from reference_impl.visibility import HISTORY_FIELDS, visibility_of
+from reference_impl.visibility import HISTORY_FIELDS, seat_view, visibility_of
 
-from ..seat_views import card_tokens
 from .hands import random_game
 from .policy import Policy
 
-ViewOf = Callable[[State, int], dict[str, Any]]
+ViewsOf = Callable[[State], list[dict[str, Any]]]
+
+# The fields of ``observation(seat)`` that ``State.observation`` fills in for the seat before
+# the table's visibility is applied: a list of seats and a seat, never a card.
+SEAT_FIELDS = ("reneges", "partner")
 
 
-def reference_view(state: State, seat: int) -> dict[str, Any]:
-    """The view the reference answers to ``state {seat}``."""
-    return state.observation(seat)
+def reference_views(state: State) -> list[dict[str, Any]]:
+    """Every seat's view as the reference answers ``state {seat}``, sharing one observation.
+
+    ``State.observation(seat)`` builds the whole observation and hands it to
+    :func:`reference_impl.visibility.seat_view`; only :data:`SEAT_FIELDS` (seat numbers) are
+    built otherwise for a seat. So each view here is ``seat_view`` of one observation shared
+    by the seats, without those two fields: the very cards ``state {seat}`` answers, at a
+    fraction of the cost (tests/test_visibility.py holds the two equal, field for field)."""
+    full = state.observation()
+    views = []
+    for seat in range(state.rules.n):
+        view = seat_view(state, full, seat)
+        for name in SEAT_FIELDS:
+            view.pop(name, None)
+        views.append(view)
+    return views
 
 
-def pre_fix_view(state: State, seat: int) -> dict[str, Any]:
-    """The view as the reference gave it before the table's visibility was data (until
+def pre_fix_views(state: State) -> list[dict[str, Any]]:
+    """The views as the reference gave them before the table's visibility was data (until
     f14de4a): every hand but the seat's own hidden, ``legal`` the moves of the seat to act
     whoever asks, no history of the hand, and an open misère hand hidden like any other."""
-    view = state.observation(seat)
-    view["legal"] = state.legal_actions()
-    view["hands"] = [hand if owner == seat else None for owner, hand in enumerate(state.observation()["hands"])]
-    for name in HISTORY_FIELDS:
-        view.pop(name, None)
-    return view
+    full = state.observation()
+    views = []
+    for seat, view in enumerate(reference_views(state)):
+        view["legal"] = full["legal"]
+        view["hands"] = [hand if owner == seat else None for owner, hand in enumerate(full["hands"])]
+        for name in HISTORY_FIELDS:
+            view.pop(name, None)
+        views.append(view)
+    return views
 
 
 @dataclass
@@ -133,27 +152,68 @@ class HandKnowledge:
             allowed.add(card)
 
 
-def _changed_tokens(view: dict[str, Any], previous: dict[str, Any] | None, names: frozenset[str]) -> set[str]:
-    """The card tokens of the parts of ``view`` that differ from ``previous`` (all of it
-    when there is none): a field, or for a list field each item, not equal to before."""
-    found: set[str] = set()
-    if previous is None:
-        found.update(card_tokens(view, names))
+class TokenReader:
+    """Card tokens of a JSON value, as :func:`conformance.seat_views.card_tokens` reads them
+    (a card, or an action token ending in one; not a bid, nor under ``contract``), with each
+    string's answer kept: a view repeats the same few hundred strings at every step."""
+
+    def __init__(self, names: frozenset[str]):
+        self.names = names
+        self.known: dict[str, str] = {}
+
+    def card(self, text: str) -> str:
+        found = self.known.get(text)
+        if found is None:
+            head, _, card = text.rpartition(":")
+            found = self.known[text] = card if card in self.names and head != "bid" else ""
         return found
-    for key, value in view.items():
-        if key == "contract":                       # a contract's id may read like a card
-            continue
-        old = previous.get(key, _MISSING)
-        if old is value or old == value:
-            continue
-        if isinstance(value, list) and isinstance(old, list):
-            for index, item in enumerate(value):
-                if index < len(old) and old[index] == item:
-                    continue
-                found.update(card_tokens(item, names))
-        else:
-            found.update(card_tokens(value, names))
-    return found
+
+    def add(self, value: Any, out: set[str]) -> None:
+        kind = type(value)
+        if kind is str:
+            card = self.card(value)
+            if card:
+                out.add(card)
+        elif kind is list or kind is tuple:
+            for item in value:
+                if type(item) is str:
+                    card = self.card(item)
+                    if card:
+                        out.add(card)
+                elif item is not None and type(item) is not int and type(item) is not bool:
+                    self.add(item, out)
+        elif kind is dict:
+            for key, item in value.items():
+                if key != "contract":
+                    self.add(item, out)
+        elif isinstance(value, str):            # subclasses, read as their base types
+            self.add(str(value), out)
+        elif isinstance(value, dict):
+            self.add(dict(value), out)
+        elif isinstance(value, (list, tuple)):
+            self.add(list(value), out)
+
+    def changed(self, view: dict[str, Any], previous: dict[str, Any] | None) -> set[str]:
+        """The card tokens of the parts of ``view`` that differ from ``previous`` (all of it
+        when there is none): a field, or for a list field each item, not equal to before."""
+        found: set[str] = set()
+        if previous is None:
+            self.add(view, found)
+            return found
+        for key, value in view.items():
+            if key == "contract":                   # a contract's id may read like a card
+                continue
+            old = previous.get(key, _MISSING)
+            if old is value or old == value:
+                continue
+            if type(value) is list and type(old) is list:
+                for index, item in enumerate(value):
+                    if index < len(old) and old[index] == item:
+                        continue
+                    self.add(item, found)
+            else:
+                self.add(value, found)
+        return found
 
 
 _MISSING = object()
@@ -162,13 +222,17 @@ _MISSING = object()
 class LeakCheck:
     """Checks every seat's view at each state of a game it is shown, in order."""
 
-    def __init__(self, rules: Rules, tally: Tally, view_of: ViewOf = reference_view):
+    def __init__(self, rules: Rules, tally: Tally, views_of: ViewsOf = reference_views):
         self.rules = rules
         self.names = frozenset(rules.card_names)
         self.visibility = visibility_of(rules)
         self.tally = tally
-        self.view_of = view_of
+        self.views_of = views_of
         self.knowledge = HandKnowledge(rules)
+        self.tokens = TokenReader(self.names)
+        # Whether any entry can show a hand beyond its owner: if not, no view may show one
+        # (the defaults keep hands to their owners), and the hiding test has nothing to ask.
+        self.shows_hands = any(entry.seen_by != "owner" for entry in self.visibility.by_zone["hands"])
 
     def check(self, state: State) -> None:
         knowledge = self.knowledge
@@ -178,18 +242,17 @@ class LeakCheck:
         n = self.rules.n
         to_act = state.current_player()
         full_hands: list[list[str]] | None = None
-        for seat in range(n):
-            view = self.view_of(state, seat)
+        for seat, view in enumerate(self.views_of(state)):
             tally.views += 1
             if seat != to_act:
                 tally.other_views += 1
             allowed = knowledge.allowed[seat]
             hands = view.get("hands") or []
-            shown = [owner for owner in range(n)
-                     if owner != seat and self.visibility.sees(state, "hands", owner, seat)]
+            shown = [owner for owner in range(n) if owner != seat
+                     and self.visibility.sees(state, "hands", owner, seat)] if self.shows_hands else []
             if any(owner < len(hands) and hands[owner] is None for owner in shown):
                 tally.hiding += 1
-            extra = _changed_tokens(view, knowledge.previous[seat], self.names) - allowed
+            extra = self.tokens.changed(view, knowledge.previous[seat]) - allowed
             if extra and shown:
                 if full_hands is None:
                     full_hands = state.observation()["hands"]
@@ -211,14 +274,14 @@ class LeakCheck:
                     tally.forgetting += 1
 
 
-def measure(rules: Rules, policy: Policy, games: int, seed: int, view_of: ViewOf = reference_view,
+def measure(rules: Rules, policy: Policy, games: int, seed: int, views_of: ViewsOf = reference_views,
             first_game: int = 0) -> Tally:
     """Games ``first_game`` .. ``first_game + games - 1`` of ``seed``, as the fuzzer plays
     them (game ``g`` is the fuzzer's game ``g`` of that seed on the reference), every view checked."""
     tally = Tally()
     began = time.perf_counter()
     for game in range(first_game, first_game + games):
-        check = LeakCheck(rules, tally, view_of)
+        check = LeakCheck(rules, tally, views_of)
         for state in random_game(policy, random.Random(f"{seed}:{game}")):
             check.check(state)
         tally.games += 1

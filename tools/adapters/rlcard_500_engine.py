@@ -45,7 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from adapter_support import (bare_package, blank_state, checked_deal, checkout_commit, engine_dir, Handler,  # noqa: E402
                              pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
-from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, hello_reply  # noqa: E402
+from rlcard_views import checked_seat, plain, seat_view  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
@@ -60,6 +61,12 @@ BID_NAMES = {"M": "misere", "OM": "open-misere"}
 def card_token(text: str) -> str:
     """A card's ``str`` (``TS``, ``4D``, ``RJ`` or ``RJS`` for the joker given a suit) as a token."""
     return "JK" if text.startswith("RJ") else text
+
+
+def engine_state_card(value: Any) -> str | None:
+    """A card object of the engine's state (it has a ``card_id``) as the protocol's token; None
+    for anything else."""
+    return card_token(str(value)) if hasattr(value, "card_id") else None
 
 
 def bid_token(text: str) -> str:
@@ -130,6 +137,30 @@ class Adapter(OneVariantAdapter):
         self.state = blank_state(2)
         self.pending_joker: list[Any] | None = None
         self.before = [0, 0]
+
+    def hello(self) -> dict[str, Any]:
+        """The ``hello`` reply: it answers a seat's view from the game's ``get_state``."""
+        reply = hello_reply(self.NAME, self.commit, self.LANGUAGE, self.URL, self.VARIANT, self.DECLARED)
+        reply["commands"] = ["seat-view"]
+        return reply
+
+    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The protocol's replies; ``state`` with a ``seat`` is that seat's view."""
+        if message.get("type") == "state" and "seat" in message:
+            seat = checked_seat(message, 4)
+            state = super().handle({**message, "seat": None})["state"]
+            return {"state": self.seat_view(state, seat)}
+        return super().handle(message)
+
+    def seat_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+        """What the game's ``get_state(seat)`` tells that player (its id, the seat to act and
+        its hand: the engine's one per-player state; the environment's richer observation,
+        which shows an open misère hand, is built for the player to act alone), beside the
+        public part of the state. Between hands the game has already started a round of its
+        own (see ``step``), so a view then carries no engine state."""
+        if self.round is None:
+            return seat_view(state, seat, 4, None)
+        return seat_view(state, seat, 4, plain(self.game.get_state(seat), engine_state_card))
 
     def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
         self.game = self.module.FiveHundredGame()
