@@ -250,8 +250,8 @@ def views(name: str, engine: list[str]) -> None:
     shutil.rmtree(out / "views-cases", ignore_errors=True)
     flags = [arg for option in options for arg in ("--option", option)]
     argv = [PY, "-m", "conformance.cli", "fuzz", "--views", "--flow-only", "--engine", *engine, "--variant", variant,
-            *flags, "--hands", "200", "--divergences", "3", "--seed", "1", "--out", str(out / "views-cases"),
-            "--json", str(out / "views.json")]
+            *flags, "--hands", "200", "--divergences", "3", "--seed", "1",
+            "--out", (out / "views-cases").relative_to(ROOT).as_posix(), "--json", (out / "views.json").relative_to(ROOT).as_posix()]
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=engine_env(name), timeout=1800)
     (out / "views.txt").write_text(result.stdout[-20000:], encoding="utf-8")
     print(f"{name} views: exit {result.returncode}")
