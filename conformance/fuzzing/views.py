@@ -40,8 +40,9 @@ from .hands import random_hand
 from .lockstep import Reference
 from .policy import Policy
 
-PRIVATE_FIELDS = frozenset({"legal", "hands"}) | frozenset(HISTORY_FIELDS)
+PRIVATE_FIELDS = frozenset({"legal", "hands", "partner"}) | frozenset(HISTORY_FIELDS)   # partner: known to himself first
 PROTOCOL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"])
+IDENTITY_ONLY = frozenset({"called_card"})   # fields naming a card whose place the view does not tell
 POINTS_PER_HAND = 3            # points of a hand at which a seat's view is tested
 RESAMPLE_TRIES = 30            # shuffles tried for a world consistent with the seat's knowledge
 
@@ -151,9 +152,12 @@ class ViewFuzzer:
         return state
 
     def _known(self, state: Any, world: World, seat: int) -> set[str]:
-        """The cards ``seat`` knows at ``state``: dealt to it, and every card its view names."""
+        """The cards ``seat`` knows the place of at ``state``: dealt to it, and every card its
+        view names, but the called card (everyone knows which card it is, not who holds it:
+        a world where another seat holds it must look the same to this one)."""
         known = set(world.deal.hands[seat])
-        known.update(card_tokens(state.observation(seat), self.names))
+        view = state.observation(seat)
+        known.update(card_tokens({k: v for k, v in view.items() if k not in IDENTITY_ONLY}, self.names))
         for kind, who, card, other in hand_history(state):
             if who == seat or other == seat:
                 known.add(card)
