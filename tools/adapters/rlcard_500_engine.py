@@ -45,8 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from adapter_support import (bare_package, blank_state, checked_deal, checkout_commit, engine_dir, Handler,  # noqa: E402
                              pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
-from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, hello_reply  # noqa: E402
-from rlcard_views import checked_seat, plain, seat_view  # noqa: E402
+from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
+from rlcard_views import SeatViews, plain, seat_view  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
@@ -119,7 +119,7 @@ def load_engine() -> tuple[Any, str]:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(SeatViews, OneVariantAdapter):
     """The protocol's side: the engine's game object, with the protocol's record of the hand
     (tricks, contract) kept beside it, as the engine keeps none it could be read from."""
 
@@ -137,20 +137,6 @@ class Adapter(OneVariantAdapter):
         self.state = blank_state(2)
         self.pending_joker: list[Any] | None = None
         self.before = [0, 0]
-
-    def hello(self) -> dict[str, Any]:
-        """The ``hello`` reply: it answers a seat's view from the game's ``get_state``."""
-        reply = hello_reply(self.NAME, self.commit, self.LANGUAGE, self.URL, self.VARIANT, self.DECLARED)
-        reply["commands"] = ["seat-view"]
-        return reply
-
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The protocol's replies; ``state`` with a ``seat`` is that seat's view."""
-        if message.get("type") == "state" and "seat" in message:
-            seat = checked_seat(message, 4)
-            state = super().handle({**message, "seat": None})["state"]
-            return {"state": self.seat_view(state, seat)}
-        return super().handle(message)
 
     def seat_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
         """What the game's ``get_state(seat)`` tells that player (its id, the seat to act and

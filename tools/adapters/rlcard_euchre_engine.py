@@ -42,7 +42,7 @@ from adapter_support import (EngineMissing, bare_package, blank_state, checked_d
                              engine_dir, Handler, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, hello_reply, table_target  # noqa: E402
-from rlcard_views import checked_seat, plain, seat_view  # noqa: E402
+from rlcard_views import SeatViews, plain, seat_view  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
@@ -177,7 +177,7 @@ class _Scripted:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(SeatViews, OneVariantAdapter):
     """The protocol's side: the game around RLCard's one hand, and the hand's record (maker,
     tricks) kept beside the engine, which keeps none it could be read from."""
 
@@ -201,17 +201,7 @@ class Adapter(OneVariantAdapter):
         name = "RLCard-Euchre (" + ("W23-Euchre-Reinforcement-Learning" if w23 else "euchre_rl") + ")"
         url = ("https://github.com/MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning" if w23
                else "https://github.com/mbrine555/euchre_rl")
-        reply = hello_reply(name, engine.commit, self.LANGUAGE, url, self.VARIANT, self.DECLARED)
-        reply["commands"] = ["seat-view"]
-        return reply
-
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The protocol's replies; ``state`` with a ``seat`` is that seat's view."""
-        if message.get("type") == "state" and "seat" in message:
-            seat = checked_seat(message, 4)
-            state = super().handle({**message, "seat": None})["state"]
-            return {"state": self.seat_view(state, seat)}
-        return super().handle(message)
+        return hello_reply(name, engine.commit, self.LANGUAGE, url, self.VARIANT, self.DECLARED)
 
     def seat_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
         """What RLCard's ``get_state(seat)`` tells that player (``information_state``), beside

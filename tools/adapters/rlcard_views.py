@@ -19,6 +19,24 @@ from typing import Any, Callable
 HISTORY_FIELDS = ("discards", "passed", "received")
 
 
+class SeatViews:
+    """Mixed into an adapter (before its :class:`protocol_adapter.OneVariantAdapter`): ``state``
+    with a ``seat`` is answered by the adapter's ``seat_view(state, seat)`` from the full state
+    (every other request as before), and ``hello`` declares ``seat-view``."""
+
+    PLAYERS = 4
+
+    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("type") == "state" and "seat" in message:
+            seat = checked_seat(message, self.PLAYERS)
+            state = super().handle({**message, "seat": None})["state"]  # type: ignore[misc]
+            return {"state": self.seat_view(state, seat)}  # type: ignore[attr-defined]
+        reply = super().handle(message)  # type: ignore[misc]
+        if message.get("type") == "hello":
+            reply["commands"] = ["seat-view"]
+        return reply
+
+
 def checked_seat(message: dict[str, Any], players: int) -> int:
     """The request's seat (refused as ``bad_message`` where it is not one of ``players``)."""
     from jsonl_server import Refused
