@@ -74,15 +74,23 @@ class Visibility:
                                               EVENTS.index(raw.get("from", "deal")),
                                               compile_condition(rules, raw["when"]) if "when" in raw else None))
         self.by_zone = by_zone
+        # Per zone, the entries that can decide (from the last one that always applies: those
+        # before it never do), and whether any waits for an event (else the hand's progress
+        # need not be read): every seat's view asks this several times a step.
+        self.deciding: dict[str, tuple[tuple[Entry, ...], bool]] = {}
+        for zone, entries in by_zone.items():
+            last = max((i for i, e in enumerate(entries) if e.of is None and e.when is None and e.event == 0), default=0)
+            self.deciding[zone] = (tuple(entries[last:]), any(e.event > 0 for e in entries[last:]))
         # the zone that names the cards dealt apart (the table's `deal.widow-name`)
         self.widow_zone = rules.widow_name if rules.widow_name in ("kitty", "widow", "dummy") else "widow"
 
     def sees(self, state: Any, zone: str, owner: int, viewer: int, other_owner: int = -1) -> bool:
         """Whether ``viewer`` may see ``owner``'s cards of ``zone`` now (``other_owner``: a
         second owner, the receiver of a passed card)."""
-        reached = events_reached(state)
+        entries, timed = self.deciding[zone]
+        reached = events_reached(state) if timed else 0
         rule: Entry | None = None
-        for entry in self.by_zone[zone]:
+        for entry in entries:
             if entry.event > reached:
                 continue
             if entry.of is not None and entry.of(state) != owner:
@@ -185,6 +193,9 @@ def history_fields(state: Any, viewer: int | None) -> dict[str, list[Any]]:
     """``discards``, ``passed`` and ``received`` per seat (a seat's entry null where
     ``viewer`` may not see it; everything when ``viewer`` is None)."""
     n = state.rules.n
+    moves = hand_history(state)
+    if not moves:                       # nothing laid away, passed or taken unseen yet
+        return {name: [[] if viewer is None or s == viewer else None for s in range(n)] for name in HISTORY_FIELDS}
     vis = visibility_of(state.rules) if viewer is not None else None
     discards: list[list[str]] = [[] for _ in range(n)]
     passed: list[list[str]] = [[] for _ in range(n)]
@@ -192,7 +203,7 @@ def history_fields(state: Any, viewer: int | None) -> dict[str, list[Any]]:
     # In a seat's view another seat's entry is null unless it holds something and the seat
     # may see all of it: an empty entry would tell nothing, but a null one tells nothing either.
     secret = [[False] * n for _ in range(3)]
-    for kind, seat, card, other in hand_history(state):
+    for kind, seat, card, other in moves:
         if kind == "discard":
             zone, target, index, pair = "discards", discards, 0, -1
         elif kind == "give":
