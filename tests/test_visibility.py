@@ -12,7 +12,7 @@ import pytest
 
 from conformance.engine_process import EngineProcess, engine_command
 from conformance.fuzzing.hands import random_game
-from conformance.fuzzing.leaks import SEAT_FIELDS, LeakCheck, Tally, measure, pre_fix_views, reference_views
+from conformance.fuzzing.leaks import SEAT_FIELDS, measure, pre_fix_views, reference_views
 from conformance.fuzzing.lockstep import Reference
 from conformance.fuzzing.policy import Policy
 from conformance.fuzzing.views import ViewFuzzer
@@ -72,19 +72,7 @@ def test_validate_refuses_a_visibility_entry_naming_no_zone_or_an_unknown_seat(t
                          + [("five-hundred", {"misere": "misere-and-open"})])
 def test_no_reference_view_leaks_hides_or_forgets_in_random_games(variant, options):
     rules = load_rules(variant, options)
-    tally = Tally()
-    for game in range(3):
-        rng = random.Random(f"test:{variant}:{game}")
-        state = new_game(rules, rng=rng)
-        check = LeakCheck(rules, tally)
-        while not state.is_terminal() and state.hand_number <= 6:
-            if state.is_chance_node():
-                if state.hand_number == 6:
-                    break
-                state.deal_random(rng)
-            else:
-                state.apply(random_action(rng, state))
-            check.check(state)
+    tally = measure(rules, Policy(rules, Reference(variant, rules.resolved)), 3, seed=36, hands=6)
     assert tally.views > 0
     assert (tally.leaking, tally.hiding, tally.forgetting) == (0, 0, 0), tally.example
 

@@ -38,7 +38,7 @@ from reference_impl.rules import Rules
 from reference_impl.state import State
 from reference_impl.visibility import HISTORY_FIELDS, seat_view, visibility_of
 
-from .hands import random_game
+from .hands import HANDS_PER_GAME, random_game
 from .policy import Policy
 
 ViewsOf = Callable[[State], list[dict[str, Any]]]
@@ -275,14 +275,14 @@ class LeakCheck:
 
 
 def measure(rules: Rules, policy: Policy, games: int, seed: int, views_of: ViewsOf = reference_views,
-            first_game: int = 0) -> Tally:
+            first_game: int = 0, hands: int = HANDS_PER_GAME) -> Tally:
     """Games ``first_game`` .. ``first_game + games - 1`` of ``seed``, as the fuzzer plays
     them (game ``g`` is the fuzzer's game ``g`` of that seed on the reference), every view checked."""
     tally = Tally()
     began = time.perf_counter()
     for game in range(first_game, first_game + games):
         check = LeakCheck(rules, tally, views_of)
-        for state in random_game(policy, random.Random(f"{seed}:{game}")):
+        for state in random_game(policy, random.Random(f"{seed}:{game}"), hands):
             check.check(state)
         tally.games += 1
     tally.seconds = time.perf_counter() - began
