@@ -36,7 +36,7 @@ from reference_impl.options import choice_for
 from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, MASTER_SUIT, PLAY_PHASE, TAKE_OFFER, State, new_game
 from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibility
-from reference_impl.visibility import _events_reached as events_reached
+from reference_impl.visibility import events_reached
 from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
 
 from .cases import Case, case_deal

@@ -44,7 +44,8 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
     for note in result.notes:
         warn(note)
     plain(f"{result.hands:,} hands, {result.points:,} points tested: {result.leak_tests:,} worlds resampled "
-          f"(no leak), {result.forgotten_tests:,} changed (nothing forgotten)")
+          f"(no leak), {result.forgotten_tests:,} changed (nothing forgotten)"
+          + (f"; {result.refused:,} hands left where the engine refused a request" if result.refused else ""))
     records: list[dict[str, Any]] = []
     for finding in result.findings:
         path = write_finding(out, finding, table, args.seed, engine_name)
@@ -56,7 +57,7 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
     if report:
         report.write_text(json.dumps({"variant": table.id, "options": table.selected, "seed": args.seed,
                                       "hands": result.hands, "points": result.points, "leak_tests": result.leak_tests,
-                                      "forgotten_tests": result.forgotten_tests, "findings": records,
+                                      "forgotten_tests": result.forgotten_tests, "refused": result.refused, "findings": records,
                                       "notes": result.notes}, indent=1, default=str) + "\n", encoding="utf-8")
     if result.findings:
         return EXIT_FAILED

@@ -74,15 +74,23 @@ class Visibility:
                                               EVENTS.index(raw.get("from", "deal")),
                                               compile_condition(rules, raw["when"]) if "when" in raw else None))
         self.by_zone = by_zone
+        # Per zone, the entries that can decide (from the last one that always applies: those
+        # before it never do), and whether any waits for an event (else the hand's progress
+        # need not be read): every seat's view asks this several times a step.
+        self.deciding: dict[str, tuple[tuple[Entry, ...], bool]] = {}
+        for zone, entries in by_zone.items():
+            last = max((i for i, e in enumerate(entries) if e.of is None and e.when is None and e.event == 0), default=0)
+            self.deciding[zone] = (tuple(entries[last:]), any(e.event > 0 for e in entries[last:]))
         # the zone that names the cards dealt apart (the table's `deal.widow-name`)
         self.widow_zone = rules.widow_name if rules.widow_name in ("kitty", "widow", "dummy") else "widow"
 
     def sees(self, state: Any, zone: str, owner: int, viewer: int, other_owner: int = -1) -> bool:
         """Whether ``viewer`` may see ``owner``'s cards of ``zone`` now (``other_owner``: a
         second owner, the receiver of a passed card)."""
-        reached = _events_reached(state)
+        entries, timed = self.deciding[zone]
+        reached = events_reached(state) if timed else 0
         rule: Entry | None = None
-        for entry in self.by_zone[zone]:
+        for entry in entries:
             if entry.event > reached:
                 continue
             if entry.of is not None and entry.of(state) != owner:
@@ -108,7 +116,7 @@ def _constant(seat: int) -> Callable[[Any], int]:
     return lambda state: seat
 
 
-def _events_reached(state: Any) -> int:
+def events_reached(state: Any) -> int:
     """The last of :data:`EVENTS` that has happened in the hand in progress."""
     if state.phase in ("deal", "game-over") or state.hand_points is not None:
         return 3
@@ -137,6 +145,14 @@ def hand_history(state: Any) -> list[tuple[str, int, str, int]]:
     and ``take-<source>``: a card taken from the widow, from the kitty (a swap), drawn in an
     exchange, or from a partner (``other``: the giver)."""
     events = state.events
+    if not events:
+        return []
+    # Every seat's view asks this of the same state (and a fuzzer's step asks it again): the
+    # answer is kept for the event log as it stands (the log only grows, and its last event
+    # is held here, so no other log can be taken for it).
+    cached = _HISTORY_KEPT[0]
+    if cached[0] is events and cached[1] == len(events) and cached[2] is events[-1]:
+        return list(cached[3])
     start = len(events)
     while start > 0 and events[start - 1][0] != "deal":
         start -= 1
@@ -166,13 +182,20 @@ def hand_history(state: Any) -> list[tuple[str, int, str, int]]:
         elif kind in ("swap", "exchange"):
             for card in event[3]:
                 moves.append(("take-kitty" if kind == "swap" else "take-exchange", event[1], card, -1))
+    _HISTORY_KEPT[0] = (events, len(events), events[-1], tuple(moves))
     return moves
+
+
+_HISTORY_KEPT: list[tuple[Any, int, Any, tuple[tuple[str, int, str, int], ...]]] = [(None, 0, None, ())]
 
 
 def history_fields(state: Any, viewer: int | None) -> dict[str, list[Any]]:
     """``discards``, ``passed`` and ``received`` per seat (a seat's entry null where
     ``viewer`` may not see it; everything when ``viewer`` is None)."""
     n = state.rules.n
+    moves = hand_history(state)
+    if not moves:                       # nothing laid away, passed or taken unseen yet
+        return {name: [[] if viewer is None or s == viewer else None for s in range(n)] for name in HISTORY_FIELDS}
     vis = visibility_of(state.rules) if viewer is not None else None
     discards: list[list[str]] = [[] for _ in range(n)]
     passed: list[list[str]] = [[] for _ in range(n)]
@@ -180,7 +203,7 @@ def history_fields(state: Any, viewer: int | None) -> dict[str, list[Any]]:
     # In a seat's view another seat's entry is null unless it holds something and the seat
     # may see all of it: an empty entry would tell nothing, but a null one tells nothing either.
     secret = [[False] * n for _ in range(3)]
-    for kind, seat, card, other in hand_history(state):
+    for kind, seat, card, other in moves:
         if kind == "discard":
             zone, target, index, pair = "discards", discards, 0, -1
         elif kind == "give":

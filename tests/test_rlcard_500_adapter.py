@@ -47,3 +47,22 @@ def test_the_suite_finds_both_defects():
     assert no_bid["outcome"] == "unsupported" and "misere" in str(no_bid.get("detail")), no_bid
     defence = cases["five-hundred-four-defence-stops-at-490"]
     assert defence["outcome"] == "fail" and defence["failure"]["field"] == "hand_points", defence
+
+
+@needs_engine("RLCARD_500_DIR", "campbellborder/rlcard-500")
+def test_fuzz_views_finds_that_the_declarer_forgets_the_cards_he_laid_away():
+    """A seat's view is the game's ``get_state`` for that player (its hand alone): the declarer's
+    three discards from the kitty are in no state of his."""
+    import sys
+
+    from conformance.engine_process import EngineProcess
+    from conformance.fuzzing.views import ViewFuzzer
+    from reference_impl.resolve import resolve
+
+    engine = EngineProcess([sys.executable, str(ADAPTERS / "rlcard_500_engine.py")], 10.0)
+    try:
+        result = ViewFuzzer(engine, resolve("five-hundred-four", {"misere": "misere-and-open"}), seed=0, hands=100,
+                            max_findings=2, compare_reference=False).run()
+    finally:
+        engine.stop()
+    assert ("forgotten", "discards") in {(finding.kind, finding.field) for finding in result.findings}

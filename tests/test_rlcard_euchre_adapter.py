@@ -59,3 +59,24 @@ def test_the_suite_finds_the_scoring_and_trick_defects():
     assert (scoring["failure"]["expected"], scoring["failure"]["actual"]) == ([2, 0], [1, 0])
     trick = cases["stuck-dealer-no-lone-hands-trump-beats-later-plain-card"]
     assert trick["outcome"] == "fail" and trick["failure"]["field"] == "trick_winner", trick
+
+
+@needs_engine("RLCARD_EUCHRE_DIR", "an RLCard-Euchre copy")
+def test_fuzz_views_finds_what_each_copy_tells_its_players_of_the_dealers_discard():
+    """A seat's view is RLCard's ``get_state`` for that player: the W23 copy puts the dealer's
+    discard in every player's state (a leak), euchre_rl in none, not even the dealer's (forgotten)."""
+    import sys
+
+    from conformance.engine_process import EngineProcess
+    from conformance.fuzzing.views import ViewFuzzer
+    from reference_impl.resolve import resolve
+
+    w23 = "euchre_trick" not in os.listdir(os.environ["RLCARD_EUCHRE_DIR"])
+    engine = EngineProcess([sys.executable, str(ADAPTERS / "rlcard_euchre_engine.py")], 10.0)
+    table = resolve("euchre", {"stick-the-dealer": True, "going-alone": False, "first-dealer": "random"})
+    try:
+        result = ViewFuzzer(engine, table, seed=0, hands=60, max_findings=3, compare_reference=False).run()
+    finally:
+        engine.stop()
+    found = {(finding.kind, finding.field) for finding in result.findings}
+    assert (("leak", "discards") if w23 else ("forgotten", "discards")) in found, found

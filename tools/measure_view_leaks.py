@@ -1,147 +1,51 @@
-"""Measure what the reference's seat views leak and hide, over random games of every table.
+"""Measure what the reference's seat views leak, hide and forget, over the fuzzer's random games of every table.
 
-At every state of random games (after each deal and each action), each seat's view
-(``State.observation(seat)``) is scanned for card tokens, wherever they appear (hands,
-``legal``, tricks, history fields, any string). A token is *known* to the seat when the game
-told it the card: dealt to it, taken, given or laid away by it, the upcard, a card played
-to a trick, the called card, or a card of a hand the table's visibility shows it (an open
-misère after the lead). The knowledge is rebuilt here from the game's event log, not from the
-view code, so the two can disagree:
+The counting is :mod:`conformance.fuzzing.leaks` (what is checked, and why checking only what
+changed between steps is as strict as scanning each view whole); the games are the fuzzer's
+(:mod:`conformance.fuzzing.hands`): game ``g`` of seed ``s`` here is game ``g`` of
+``fuzz --seed s``, played on the reference alone.
 
-- a *leaking* view names a card the seat cannot know;
-- a *hiding* view leaves out a hand the table shows the seat (``hands[s]`` null);
-- a *forgetting* view leaves out a card the seat itself laid away (``discards``).
+Run it on the build users install (the compiled wheel), from outside the checkout::
 
-Run::
+    EUCHRE_SPEC_COMPILE=1 pip wheel --no-deps -w /tmp/wheel .   # in the checkout
+    python -m venv /tmp/leaks && /tmp/leaks/bin/pip install /tmp/wheel/euchre_spec-*.whl
+    cd /tmp && nice -n 10 /tmp/leaks/bin/python /path/to/tools/measure_view_leaks.py --games 10000 --out leaks.jsonl
 
-    python tools/measure_view_leaks.py --games 10000          # every table, default options
-    python tools/measure_view_leaks.py --games 200 euchre five-hundred --option five-hundred:misere=misere-and-open
-
-It prints one row per table and the totals; the exit status is 1 when any view leaked.
+Each chunk of games is appended to ``--out`` as one JSON line when it is done, and a run
+given the same file skips the chunks already there: a long run stopped is resumed, and
+nothing measured is lost. ``--before`` measures the views as the reference gave them before
+visibility was data (:func:`conformance.fuzzing.leaks.pre_fix_views`). The exit status is 1
+when any view leaked, hid or forgot.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:
+    import reference_impl  # noqa: F401  - installed (the compiled wheel): use it, not the checkout
+except ImportError:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.seat_views import card_tokens                        # noqa: E402
-from reference_impl import load_rules, new_game                     # noqa: E402
-from reference_impl.catalog import variant_ids                        # noqa: E402
-from reference_impl.selfplay import MAX_HANDS, random_action         # noqa: E402
-from reference_impl.visibility import visibility_of                   # noqa: E402
+from conformance.fuzzing.leaks import Tally, measure, pre_fix_views, reference_views  # noqa: E402
+from conformance.fuzzing.lockstep import Reference                                 # noqa: E402
+from conformance.fuzzing.policy import Policy                                      # noqa: E402
+from reference_impl import load_rules                                              # noqa: E402
+from reference_impl.catalog import variant_ids                                     # noqa: E402
+from reference_impl.resolve import resolve                                         # noqa: E402
 
-HANDS_PER_GAME = 60          # a random game of a table that rarely ends is cut here (as the property tests do)
-
-
-@dataclass
-class Tally:
-    games: int = 0
-    views: int = 0
-    other_views: int = 0
-    leaking: int = 0
-    hiding: int = 0
-    forgetting: int = 0
-    example: str = ""
+FIELDS = ("games", "states", "views", "other_views", "leaking", "hiding", "forgetting")
 
 
-def knowledge(state: Any) -> tuple[list[set[str]], list[set[str]]]:
-    """Per seat, the cards the game has told it this hand, and the cards it laid away."""
-    rules = state.rules
-    names = rules.card_names
-    n = rules.n
-    events = state.events
-    start = len(events) - 1
-    while start >= 0 and events[start][0] != "deal":      # the hand's deal: scanned back, not from the game's start
-        start -= 1
-    known: list[set[str]] = [set() for _ in range(n)]
-    laid: list[set[str]] = [set() for _ in range(n)]
-    public: set[str] = set()
-    if start < 0:
-        return known, laid
-    _, _, _, hand_masks, upcard, _ = events[start]
-    for seat in range(n):
-        known[seat].update(rules.cards_of(hand_masks[seat]))
-    if upcard >= 0:
-        public.add(names[upcard])
-    for event in events[start + 1:]:
-        kind = event[0]
-        if kind == "action":
-            seat, token = event[1], event[2]
-            head, _, card = token.partition(":")
-            if head == "play":
-                public.add(card)
-            elif head in ("discard", "give"):
-                known[seat].add(card)
-                if head == "discard":
-                    laid[seat].add(card)
-        elif kind == "take":
-            known[event[1]].update(event[3])
-        elif kind in ("swap", "exchange"):
-            known[event[1]].update(event[3])
-        elif kind == "call":
-            if event[3] is not None:
-                public.add(event[3])
-    for seat in range(n):
-        known[seat] |= public
-    return known, laid
-
-
-def shown_hands(state: Any, seat: int) -> list[int]:
-    """The other seats whose hands the table's visibility shows ``seat`` now."""
-    vis = visibility_of(state.rules)
-    return [owner for owner in range(state.rules.n) if owner != seat and vis.sees(state, "hands", owner, seat)]
-
-
-def check_views(state: Any, tally: Tally, names: frozenset[str]) -> None:
-    known, laid = knowledge(state)
-    full_hands = state.observation().get("hands") or []
-    for seat in range(state.rules.n):
-        view = state.observation(seat)
-        tally.views += 1
-        if seat != state.current_player():
-            tally.other_views += 1
-        allowed = set(known[seat])
-        shown = shown_hands(state, seat)
-        for owner in shown:
-            allowed.update(full_hands[owner])
-        extra = sorted(set(card_tokens(view, names)) - allowed)
-        if extra:
-            tally.leaking += 1
-            if not tally.example:
-                tally.example = f"hand {state.hand_number} phase {state.phase}: seat {seat} sees {' '.join(extra[:6])}"
-        hands = view.get("hands") or []
-        if any(owner < len(hands) and hands[owner] is None for owner in shown):
-            tally.hiding += 1
-        own = (view.get("discards") or [None] * (seat + 1))[seat] if "discards" in view else None
-        if laid[seat] and (own is None or set(own) != laid[seat]):
-            tally.forgetting += 1
-
-
-def measure(variant: str, options: dict[str, Any], games: int, seed: int, uniform: bool = False) -> Tally:
-    rules = load_rules(variant, options)
-    names = frozenset(rules.card_names)
-    tally = Tally()
-    for game in range(games):
-        rng = random.Random(f"{seed}:{variant}:{game}")
-        state = new_game(rules, rng=rng)
-        while not state.is_terminal() and state.hand_number <= min(HANDS_PER_GAME, MAX_HANDS):
-            if state.is_chance_node():
-                if state.hand_number >= HANDS_PER_GAME:
-                    break
-                state.deal_random(rng)
-            else:
-                state.apply(rng.choice(state.legal_actions()) if uniform else random_action(rng, state))
-            check_views(state, tally, names)
-        tally.games += 1
-    return tally
+def build_name() -> str:
+    """Which interpreter is measured: the compiled build (mypyc) or pure Python."""
+    import reference_impl.state as state_module
+    kind = "pure Python" if str(state_module.__file__).endswith(".py") else "compiled"
+    return f"{kind} ({Path(str(state_module.__file__)).parent})"
 
 
 def parse_options(texts: list[str]) -> dict[str, dict[str, Any]]:
@@ -154,33 +58,66 @@ def parse_options(texts: list[str]) -> dict[str, dict[str, Any]]:
     return chosen
 
 
+def done_chunks(out: Path | None) -> dict[tuple, dict[str, Any]]:
+    found: dict[tuple, dict[str, Any]] = {}
+    if out is None or not out.exists():
+        return found
+    for line in out.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            found[(row["table"], row["mode"], row["seed"], row["first_game"], row["games"])] = row
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="*", help="table ids (default: every table)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=36)
-    parser.add_argument("--uniform", action="store_true",
-                        help="choose every action uniformly (self-play's bidders pass often and bid low, so they never "
-                             "reach a high bid such as open misère)")
+    parser.add_argument("--chunk", type=int, default=500, help="games per line of --out")
+    parser.add_argument("--out", type=Path, help="JSON Lines file the chunks are appended to (and resumed from)")
+    parser.add_argument("--before", action="store_true", help="the views as they were before visibility was data")
     parser.add_argument("--option", action="append", default=[], metavar="VARIANT:KEY=VALUE",
                         help="an option for one table (repeatable)")
     args = parser.parse_args(argv)
     chosen = parse_options(args.option)
     variants = args.variants or variant_ids()
+    mode = "before" if args.before else "reference"
+    views_of = pre_fix_views if args.before else reference_views
+    done = done_chunks(args.out)
+    print(f"views: {mode}; interpreter: {build_name()}", flush=True)
+    print(f"{'table':28} {'games':>6} {'states':>9} {'views':>10} {'other-seat':>10} {'leaking':>9} {'hiding':>7} "
+          f"{'forgetting':>10} {'s':>7}", flush=True)
     total = Tally()
-    print(f"{'table':28} {'games':>6} {'views':>9} {'other-seat':>10} {'leaking':>9} {'hiding':>7} {'forgetting':>10} {'s':>6}")
     for variant in variants:
-        began = time.perf_counter()
-        tally = measure(variant, chosen.get(variant, {}), args.games, args.seed, args.uniform)
-        label = variant + ("" if variant not in chosen else " " + ",".join(f"{k}={v}" for k, v in chosen[variant].items()))
-        share = f" ({100 * tally.leaking / tally.other_views:.0f}% of other-seat views leak)" if tally.other_views else ""
-        print(f"{label:28} {tally.games:>6} {tally.views:>9} {tally.other_views:>10} {tally.leaking:>9} {tally.hiding:>7} "
-              f"{tally.forgetting:>10} {time.perf_counter() - began:>6.0f}{share}")
+        options = chosen.get(variant, {})
+        label = variant + ("" if not options else " " + ",".join(f"{k}={v}" for k, v in options.items()))
+        rules = load_rules(variant, options)
+        policy = Policy(rules, Reference(variant, resolve(variant, options)))
+        tally = Tally()
+        for first in range(0, args.games, args.chunk):
+            size = min(args.chunk, args.games - first)
+            key = (label, mode, args.seed, first, size)
+            if key in done:
+                row = done[key]
+                part = Tally(**{f: row[f] for f in FIELDS}, seconds=row["seconds"], example=row.get("example", ""))
+            else:
+                part = measure(rules, policy, size, args.seed, views_of, first_game=first)
+                if args.out is not None:
+                    row = {"table": label, "mode": mode, "seed": args.seed, "first_game": first, "games": size,
+                           **{f: getattr(part, f) for f in FIELDS if f != "games"},
+                           "seconds": round(part.seconds, 1), "example": part.example, "build": build_name()}
+                    with args.out.open("a", encoding="utf-8") as handle:
+                        handle.write(json.dumps(row) + "\n")
+            tally.add(part)
+        share = f" ({100 * tally.leaking / tally.other_views:.1f}% of other-seat views leak)" if tally.leaking else ""
+        print(f"{label:28} {tally.games:>6} {tally.states:>9} {tally.views:>10} {tally.other_views:>10} {tally.leaking:>9} "
+              f"{tally.hiding:>7} {tally.forgetting:>10} {tally.seconds:>7.0f}{share}", flush=True)
         if tally.example:
-            print(f"    e.g. {tally.example}")
-        for field in ("games", "views", "other_views", "leaking", "hiding", "forgetting"):
-            setattr(total, field, getattr(total, field) + getattr(tally, field))
-    print(f"{'total':28} {total.games:>6} {total.views:>9} {total.other_views:>10} {total.leaking:>9} {total.hiding:>7} {total.forgetting:>10}")
+            print(f"    e.g. {tally.example}", flush=True)
+        total.add(tally)
+    print(f"{'total':28} {total.games:>6} {total.states:>9} {total.views:>10} {total.other_views:>10} {total.leaking:>9} "
+          f"{total.hiding:>7} {total.forgetting:>10} {total.seconds:>7.0f}")
     return 1 if total.leaking or total.hiding or total.forgetting else 0
 
 

@@ -11,7 +11,7 @@ links) is checked with it, so its known failures show as such, with their links.
 With ``--fuzz`` it also runs ``identify`` and ``fuzz`` on each engine written elsewhere (fixed
 seeds, bounded hands) and keeps their JSON and the shrunk cases under
 docs/compliance/fuzz/<engine>/, and ``fuzz --views`` on each engine whose adapter exposes a
-seat's information state (views.json and views-cases/ there).
+seat's information state (views.json and views-cases/ there); ``--views`` runs only the latter.
 
 An engine whose dependencies are not installed, or whose checkout's environment variable
 is not set, is left out with a message; its previous report stays, and the page marks it
@@ -101,6 +101,9 @@ FUZZ_RUNS = {
 # seat's information state: the table, and a fixed seed; kept as views.json and views-cases/
 VIEW_RUNS = {
     "openspiel": ("openspiel", []),
+    "rlcard-euchre-w23": FUZZ_RUNS["rlcard-euchre-w23"],
+    "rlcard-euchre-euchre-rl": FUZZ_RUNS["rlcard-euchre-euchre-rl"],
+    "rlcard-500": FUZZ_RUNS["rlcard-500"],
 }
 
 
@@ -247,8 +250,8 @@ def views(name: str, engine: list[str]) -> None:
     shutil.rmtree(out / "views-cases", ignore_errors=True)
     flags = [arg for option in options for arg in ("--option", option)]
     argv = [PY, "-m", "conformance.cli", "fuzz", "--views", "--flow-only", "--engine", *engine, "--variant", variant,
-            *flags, "--hands", "200", "--divergences", "3", "--seed", "1", "--out", str(out / "views-cases"),
-            "--json", str(out / "views.json")]
+            *flags, "--hands", "200", "--divergences", "3", "--seed", "1",
+            "--out", (out / "views-cases").relative_to(ROOT).as_posix(), "--json", (out / "views.json").relative_to(ROOT).as_posix()]
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=engine_env(name), timeout=1800)
     (out / "views.txt").write_text(result.stdout[-20000:], encoding="utf-8")
     print(f"{name} views: exit {result.returncode}")
@@ -261,6 +264,9 @@ def main() -> int:
     parser.add_argument("--stale", action="store_true", help="only the engines whose report is stale or missing")
     parser.add_argument("--status", action="store_true", help="run nothing: say which published reports are stale (exit 1 if any)")
     parser.add_argument("--fuzz", action="store_true", help="also run identify and fuzz on the engines written elsewhere")
+    parser.add_argument("--views", action="store_true",
+                        help="also run fuzz --views on the engines whose adapters expose a seat's information state "
+                             "(--fuzz does too)")
     args = parser.parse_args()
     if args.status:
         return status()
@@ -278,7 +284,7 @@ def main() -> int:
         check(name, engine, extra)
         if args.fuzz and name in FUZZ_RUNS:
             fuzz(name, engine)
-        if args.fuzz and name in VIEW_RUNS:
+        if (args.fuzz or args.views) and name in VIEW_RUNS:
             views(name, engine)
     return 0
 

@@ -134,7 +134,7 @@ class Panel:
                 # A deal that starts a hand in a way only some hypotheses know (a weak hand
                 # its holder may swap, say), each such way as often as any other.
                 source, start = self.special[rng.randrange(len(self.special))]
-                deal = source.policy.special_deal(rng, state.get("dealer", 0), start)
+                deal = source.policy.special_deal(rng, state.get("dealer", 0), start).to_json()
             else:
                 deal = source.policy.deal(rng, state.get("dealer", 0))
             reply, go_on = self._send(alive, {"type": "deal", **deal}, tally)

@@ -25,11 +25,11 @@ from .clauses import ClauseIndex
 from .compare import Difference, signature
 from .coverage import Coverage
 from .divergence import Divergence
+from .hands import HANDS_PER_GAME, play_hand
 from .lockstep import EngineFactory, Lockstep, Reference, SetupError
 from .policy import Policy, choose
 from .script import Hand, Position, Script, Step, truncated
 
-HANDS_PER_GAME = 30          # a game still running after this many hands is left, the next one started
 SETUP_FEATURES = ("first_dealer", "scores")
 
 
@@ -342,14 +342,13 @@ class Fuzzer:
     def _finish_on_reference(self, lockstep: Lockstep, rng: random.Random, mood: Any) -> dict[str, Any]:
         """The rest of the hand played by the reference alone (the engine has left its line)."""
         reference = lockstep.reference
-        state = reference.state
-        while state["to_act"] is not None:
-            action = choose(rng, state["legal"], state["phase"], mood)
-            reply = reference.handle({"type": "act", "seat": state["to_act"], "action": action})
-            if not reply.get("ok"):          # cannot happen for a legal move; never loop on it
-                break
-            state = reply["state"]
-        return state
+        game = reference.engine.state
+        if game is None:
+            return reference.state
+        for _ in play_hand(game, rng, mood):
+            pass
+        reference.state = game.observation()
+        return reference.state
 
     def _both_offer(self, legal: list[str], theirs: dict[str, Any] | None) -> list[str]:
         """The reference's legal moves the engine offers too (all of them where the engine's

@@ -124,6 +124,10 @@ class Policy:
         return self.target - step if start < self.target else self.target + step
 
     def deal(self, rng: random.Random, dealer: int) -> dict[str, Any]:
+        """A random deal, as the protocol's deal fields (see :meth:`deal_cards`)."""
+        return self.deal_cards(rng, dealer).to_json()
+
+    def deal_cards(self, rng: random.Random, dealer: int) -> Deal:
         """A random deal; now and then one that starts the hand unusually (a weak hand its
         holder may throw in, say), or one with a card that changes the bidding turned up."""
         if self.special_deals and rng.random() < SPECIAL_DEAL:
@@ -131,11 +135,11 @@ class Policy:
         deal = self.rules.random_deal(rng, dealer)
         if self.special_upcards and deal.upcard is not None and rng.random() < SPECIAL_UPCARD:
             deal = with_upcard(deal, rng.choice(self.special_upcards))
-        return deal.to_json()
+        return deal
 
-    def special_deal(self, rng: random.Random, dealer: int, start: tuple) -> dict[str, Any]:
+    def special_deal(self, rng: random.Random, dealer: int, start: tuple) -> Deal:
         """One of the deals after which a hand starts as ``start`` says, for ``dealer``."""
-        return rotated(rng.choice(self.special_deals[start]), dealer, self.rules.n).to_json()
+        return rotated(rng.choice(self.special_deals[start]), dealer, self.rules.n)
 
     def mood(self, rng: random.Random) -> Mood:
         return Mood(rng)

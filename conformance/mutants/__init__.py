@@ -121,6 +121,20 @@ def wrap_state(method: str, wrapper: Callable) -> None:
                 table[key] = patched
 
 
+def show_history_to_every_seat(field: str) -> None:
+    """Every seat's view carries every seat's entry of the history field ``field``
+    (``discards``, ``passed``, ``received``: see :data:`reference_impl.visibility.HISTORY_FIELDS`),
+    as the full observation has it, where the seat's own view has it hidden: a leak of the
+    cards a seat laid away or took unseen."""
+    def observation(original, state: State, seat: int | None = None) -> dict:
+        view = original(state, seat)
+        if seat is not None:
+            full = original(state, None)[field]
+            view[field] = [cards if cards else mine for cards, mine in zip(full, view[field])]
+        return view
+    wrap_state("observation", observation)
+
+
 def rebuild_suit_masks(rules: Rules) -> None:
     """Recompute the follow-suit masks from ``rules.eff`` after a mutant changed it."""
     n = rules.n_cards

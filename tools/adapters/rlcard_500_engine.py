@@ -46,6 +46,7 @@ from adapter_support import (bare_package, blank_state, checked_deal, checkout_c
                              pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn  # noqa: E402
+from rlcard_views import SeatViews, plain, seat_view  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack("56789TJQKA", extra=["4D", "4H", "JK"])
@@ -60,6 +61,12 @@ BID_NAMES = {"M": "misere", "OM": "open-misere"}
 def card_token(text: str) -> str:
     """A card's ``str`` (``TS``, ``4D``, ``RJ`` or ``RJS`` for the joker given a suit) as a token."""
     return "JK" if text.startswith("RJ") else text
+
+
+def engine_state_card(value: Any) -> str | None:
+    """A card object of the engine's state (it has a ``card_id``) as the protocol's token; None
+    for anything else."""
+    return card_token(str(value)) if hasattr(value, "card_id") else None
 
 
 def bid_token(text: str) -> str:
@@ -112,7 +119,7 @@ def load_engine() -> tuple[Any, str]:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(SeatViews, OneVariantAdapter):
     """The protocol's side: the engine's game object, with the protocol's record of the hand
     (tricks, contract) kept beside it, as the engine keeps none it could be read from."""
 
@@ -130,6 +137,16 @@ class Adapter(OneVariantAdapter):
         self.state = blank_state(2)
         self.pending_joker: list[Any] | None = None
         self.before = [0, 0]
+
+    def seat_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+        """What the game's ``get_state(seat)`` tells that player (its id, the seat to act and
+        its hand: the engine's one per-player state; the environment's richer observation,
+        which shows an open misère hand, is built for the player to act alone), beside the
+        public part of the state. Between hands the game has already started a round of its
+        own (see ``step``), so a view then carries no engine state."""
+        if self.round is None:
+            return seat_view(state, seat, 4, None)
+        return seat_view(state, seat, 4, plain(self.game.get_state(seat), engine_state_card))
 
     def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
         self.game = self.module.FiveHundredGame()

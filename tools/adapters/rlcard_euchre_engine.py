@@ -42,6 +42,7 @@ from adapter_support import (EngineMissing, bare_package, blank_state, checked_d
                              engine_dir, Handler, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, hello_reply, table_target  # noqa: E402
+from rlcard_views import SeatViews, plain, seat_view  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
@@ -81,6 +82,16 @@ def protocol_action(action: str) -> str:
     if action.startswith("discard-"):
         return "discard:" + protocol_card(action[8:])
     return "play:" + protocol_card(action)
+
+
+def engine_state_card(value: Any) -> str | None:
+    """A card in RLCard's state (a ``Card``, or its index ``HA``) as the protocol's token; None
+    for anything else."""
+    if hasattr(value, "get_index"):
+        value = value.get_index()
+    if isinstance(value, str) and len(value) == 2 and value[0] in SUITS and protocol_card(value) in PACK:
+        return protocol_card(value)
+    return None
 
 
 def engine_action(action: str) -> str:
@@ -166,7 +177,7 @@ class _Scripted:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(SeatViews, OneVariantAdapter):
     """The protocol's side: the game around RLCard's one hand, and the hand's record (maker,
     tricks) kept beside the engine, which keeps none it could be read from."""
 
@@ -179,6 +190,7 @@ class Adapter(OneVariantAdapter):
         self.rules_ok = False
         self.target = 10
         self.game: Any = None
+        self.finished: Any = None            # the hand just over, whose players' states the views still read
         self.state = blank_state(2)
         self.started = False
 
@@ -191,12 +203,26 @@ class Adapter(OneVariantAdapter):
                else "https://github.com/mbrine555/euchre_rl")
         return hello_reply(name, engine.commit, self.LANGUAGE, url, self.VARIANT, self.DECLARED)
 
+    def seat_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+        """What RLCard's ``get_state(seat)`` tells that player (``information_state``), beside
+        the public part of the state; the W23 copy keeps the dealer's discard in every
+        player's state (``discarded_card``), so every seat's view names it."""
+        game = self.game or self.finished
+        if game is None:
+            return seat_view(state, seat, 4, None)
+        history = None
+        buried = getattr(game, "discarded_card", None)
+        if buried is not None:
+            dealer = game.dealer_player_id
+            history = {"discards": [[protocol_card(buried)] if owner == dealer else None for owner in range(4)]}
+        return seat_view(state, seat, 4, plain(game.get_state(seat), engine_state_card), history)
+
     def take_rules(self, message: dict[str, Any]) -> None:
         self.target = table_target(message)
 
     def new_game(self, message: dict[str, Any], dealer: int, scores: list[int]) -> dict[str, Any]:
         self.state = {**blank_state(2), "dealer": dealer, "scores": scores}
-        self.game, self.started = None, True
+        self.game, self.finished, self.started = None, None, True
         return self.observation()
 
     def in_game(self) -> bool:
@@ -207,7 +233,7 @@ class Adapter(OneVariantAdapter):
         check_deal_awaited(self.state["game_over"], self.game is None)
         hands, upcard, _, kitty = checked_deal(message, 4, 5, PACK)
         dealer = self.state["dealer"]
-        self.game = self.engine.start_hand(hands, upcard, kitty, dealer)
+        self.game, self.finished = self.engine.start_hand(hands, upcard, kitty, dealer), None
         self.state.update(hand_number=self.state["hand_number"] + 1, upcard=upcard, trump=None, maker=None,
                           tricks=[], hand_points=None, next_dealer=None, turned_down=None)
 
@@ -246,7 +272,7 @@ class Adapter(OneVariantAdapter):
                           hands=[[protocol_card(c.get_index()) for c in p.hand] for p in self.game.players])
         if not over:
             self.state.update(dealer=next_dealer, next_dealer=next_dealer)
-        self.game = None
+        self.game, self.finished = None, self.game
 
     def phase(self) -> str:
         """The protocol's phase, read from the hand (six cards in hand: the dealer's discard)."""
