@@ -36,7 +36,7 @@ def test_an_option_the_script_never_reaches_is_not_required():
     # Nobody goes alone in this hand (seat 2 assists, the hand is played four-handed): the
     # lone-defence, lone-lead and scoring-of-lone-hands options cannot change a thing in it.
     case = case_at(CORPUS / "euchre" / "assist-made-four-tricks.yaml")
-    needed = compute(case)
+    needed = compute(case)["requires"]
     for unreached in ("defending-alone", "lone-lead", "lone-march-points", "lone-euchre-points", "super-euchre"):
         assert unreached not in needed
     # The maker's side is offered "alone" with its bid, and the dealer discards: reached. The
@@ -48,7 +48,7 @@ def test_an_option_the_script_never_reaches_is_not_required():
 
 def test_the_rule_a_case_is_about_is_required_at_its_value():
     case = case_at(next(CORPUS.rglob("egn-lone-lead-eldest-leads.yaml")))
-    assert compute(case)["lone-lead"] == "eldest"
+    assert compute(case)["requires"]["lone-lead"] == "eldest"
 
 
 def test_requirements_of_a_range_are_runs_of_agreeing_values():
