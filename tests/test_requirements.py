@@ -84,8 +84,12 @@ def test_an_engine_declaring_other_values_of_unreached_options_runs_the_case():
     played, why = adapted(hello, case)
     assert why is None and played.table.selected["defending-alone"] is False and played.table.selected["lone-lead"] == "eldest"
     # an option it reaches, declared at another value only, keeps it from running
-    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"dealer-discard": ["not-upcard"]}}}}, case))
-    assert "dealer-discard" in needs and "dealer-discard=any" in needs["dealer-discard"]
+    # (no going alone: the maker's alone decision, a step of the script, would not exist)
+    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"going-alone": [False]}}}}, case))
+    assert "going-alone" in needs and "going-alone=true" in needs["going-alone"]
+    # one that changes only its legal sets says so in the hint
+    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"reneging": []}}}}, case))
+    assert needs["reneging"].startswith("option reneging=forbidden (or claimed, its legal sets re-derived) is not declared")
 
 
 def test_a_case_stating_no_requirements_needs_every_option_it_was_made_under():
