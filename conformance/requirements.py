@@ -58,6 +58,7 @@ from .seat_views import ReferenceReplay
 
 CACHE_KIND = "case-requirements"
 REDERIVED = "legal_sets_rederived"   # the case key: values under which only its legal sets differ
+REDERIVED_NOTE = "legal sets re-derived on the reference"   # how a result's detail says so (reports count it)
 METHOD = 2               # bump when the computation changes: cached answers are then recomputed
 NEAR_SPAN = 8            # a range this narrow is tried value by value
 REPLAY_DEADLINE = 1800.0
@@ -577,7 +578,7 @@ def _adapt(other: Case, derived_under: list[str], changed: str) -> _Adapted:
     if not where:
         return _Adapted(derived)
     shown = ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
-    note = (f"legal sets re-derived on the reference at {shown}: under {', '.join(derived_under)} the case's moves, "
+    note = (f"{REDERIVED_NOTE} at {shown}: under {', '.join(derived_under)} the case's moves, "
             f"observations and results stay the same and only those sets differ")
     return _Adapted(derived, note=note)
 
