@@ -31,7 +31,7 @@ from reference_impl.options import meets, reachable, values_of
 from reference_impl.selfplay import BIDDING_PHASES, PASS_BIAS, random_action
 from reference_impl.steps import THROW_IN
 
-GENERATOR = "euchre-spec-generate 8"
+GENERATOR = "euchre-spec-generate 9"
 PROFILES = Path(__file__).with_name("generator_profiles.yaml")
 
 
@@ -106,8 +106,16 @@ LONE_ACTIONS = frozenset({"alone", "defend-alone"})
 def typical_action(rng: random.Random, state: State) -> str:
     """A random legal action as play mostly goes: bidders pass seven times in ten and
     otherwise bid; a seat offered to play or defend alone takes it one time in ten (random
-    play goes alone every other hand, which reaches the lone-hand rules in most cases)."""
+    play goes alone every other hand, which reaches the lone-hand rules in most cases); a
+    dealer who has taken up the upcard keeps it and buries another card (it is a trump, or
+    the card he took it for: random play buries it one time in six, so a case of the
+    commonest rules could not run on an engine where the upcard is never buried)."""
     legal = state.legal_actions()
+    if state.upcard_taken and state.upcard >= 0:
+        taken = f"discard:{state.rules.card_names[state.upcard]}"
+        others = [action for action in legal if action.startswith("discard:") and action != taken]
+        if taken in legal and others:
+            return rng.choice(others)
     lone = [action for action in legal if action in LONE_ACTIONS]
     if lone and "pass" in legal:
         return rng.choice(lone) if rng.random() < LONE_BIAS else "pass"

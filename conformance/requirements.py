@@ -16,11 +16,21 @@ missing requirement is a problem. The runner then runs a case when the engine de
 for every required option, a value the requirement allows; the other options take values
 the engine declares, and the case so adapted is replayed on the reference first (the
 requirements were found one option at a time; the replay vouches for the combination).
+
+Some values change nothing but the legal sets: under "the upcard never buried" the dealer
+who picks up is offered one discard fewer, and a script whose dealer buries another card
+plays the same moves to the same observations, scores and winners. Such values are stored
+beside the requirement (``legal_sets_rederived:``, found by replaying the case with its legal
+sets left out, checked by lint like ``requires:``). An engine declaring one runs the case with
+the legal sets it states re-derived by the reference under the engine's options: every step
+is still checked, against the reference's sets, and the result says which expectations were
+re-derived and why.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import hashlib
 import json
@@ -31,7 +41,7 @@ from typing import Any, Iterable, Mapping
 import yaml
 
 from reference_impl import cache
-from reference_impl.errors import SpecError
+from reference_impl.errors import ActionError, SpecError
 from reference_impl.yaml_source import load_file
 from reference_impl.resolve import ResolvedTable
 from reference_impl.rules import Rules
@@ -42,10 +52,14 @@ from .cases import Case, resolved_table
 from .engine_process import InProcessEngine
 from .forked_map import forked_map, usable_cores
 from .reference_engine import ReferenceEngine
+from .json_values import same_set
 from .runner import Session, declares_value
+from .seat_views import ReferenceReplay
 
 CACHE_KIND = "case-requirements"
-METHOD = 1               # bump when the computation changes: cached answers are then recomputed
+REDERIVED = "legal_sets_rederived"   # the case key: values under which only its legal sets differ
+REDERIVED_NOTE = "legal sets re-derived on the reference"   # how a result's detail says so (reports count it)
+METHOD = 2               # bump when the computation changes: cached answers are then recomputed
 NEAR_SPAN = 8            # a range this narrow is tried value by value
 REPLAY_DEADLINE = 1800.0
 
@@ -169,33 +183,110 @@ def _alternatives_not_cached():
             os.environ["EUCHRE_SPEC_CACHE"] = before
 
 
-def compute(case: Case) -> dict[str, Any]:
-    """The options ``case`` requires, each with the values under which its script plays the same."""
+def compute(case: Case) -> dict[str, dict[str, Any]]:
+    """What ``case`` requires: ``{"requires": ..., "legal_sets_rederived": ...}``. The first
+    maps each option its script reaches to the values under which it plays the same; the
+    second, for some of those options, the other values under which it plays the same moves to
+    the same observations and results, only the legal sets it states differing."""
     with _alternatives_not_cached():
         return _compute(case)
 
 
-def _compute(case: Case) -> dict[str, Any]:
+def _compute(case: Case) -> dict[str, dict[str, Any]]:
     required: dict[str, Any] = {}
+    rederived: dict[str, Any] = {}
     selected = case.table.selected
     if any(hand.get("perft") for hand in case.hands):
         # A perft count reaches every line of its hand: every option is taken as reached
         # (replaying the counts under each value would cost minutes a case).
-        return {key: selected.get(key, option.get("default")) for key, option in case.table.table.get("options", {}).items()}
+        every = {key: selected.get(key, option.get("default")) for key, option in case.table.table.get("options", {}).items()}
+        return {"requires": every, REDERIVED: {}}
+    strippable = states_legal_sets(case) and not case.data.get("expected_failure")
     for key, option in case.table.table.get("options", {}).items():
         current = selected.get(key, option.get("default"))
         tried: list[tuple[Any, bool]] = [(current, True)]
+        legal_only: list[Any] = []
         for value in candidates(case, key):
             if value == current and type(value) is type(current):
                 continue
             if not _allowed(case, key, value):
                 continue
             other = under(case, {**selected, key: value})
-            if other is not None:
-                tried.append((value, replays(other)))
+            if other is None:
+                continue
+            same = replays(other)
+            tried.append((value, same))
+            if not same and strippable and replays(without_legal_sets(other)):
+                legal_only.append(value)
         if not all(agrees for _, agrees in tried):
             required[key] = as_requirement(option, tried, current)
-    return required
+            if legal_only:
+                marked = [(value, any(value == v and type(value) is type(v) for v in legal_only)) for value, _ in tried]
+                rederived[key] = as_requirement(option, marked, legal_only[0])
+    return {"requires": required, REDERIVED: rederived}
+
+
+# -- the legal sets a case states: left out (to find the values that change only them), re-derived --
+def _legal_containers(case_parts: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    """Every mapping of a case that may state ``legal``: the setup's and every hand's, step's
+    and view's expectations, the steps themselves, the case's end."""
+    setup, hands, expect = case_parts
+    yield setup.get("expect") or {}
+    for hand in hands:
+        yield hand.get("after_deal") or {}
+        for step in hand["steps"]:
+            yield step
+            yield step.get("expect") or {}
+            yield (step.get("view") or {}).get("expect") or {}
+        yield hand.get("expect") or {}
+    yield expect
+
+
+def states_legal_sets(case: Case) -> bool:
+    """Whether the case states any legal set."""
+    return any("legal" in part for part in _legal_containers((case.setup, case.hands, case.expect)))
+
+
+def without_legal_sets(case: Case) -> Case:
+    """``case`` with every legal set it states left out (its moves, observations and results kept)."""
+    setup, hands, expect = copy.deepcopy((case.setup, case.hands, case.expect))
+    for part in _legal_containers((setup, hands, expect)):
+        part.pop("legal", None)
+    return dataclasses.replace(case, setup=setup, hands=hands, expect=expect)
+
+
+def rederive_legal_sets(case: Case) -> tuple[Case, list[str]]:
+    """``case`` with each legal set it states replaced by the reference's under the case's own
+    table (played along its script), and where one changed ("hand 1 step 6", ...). Raises
+    ActionError where the reference refuses a scripted move (the script does not play)."""
+    setup, hands, expect = copy.deepcopy((case.setup, case.hands, case.expect))
+    replay = ReferenceReplay(case)
+    changed: list[str] = []
+
+    def put(part: dict[str, Any] | None, seat: int | None, where: str) -> None:
+        if part and "legal" in part:
+            seen = replay.state.observation(seat)["legal"]
+            if not same_set(part["legal"], seen):
+                part["legal"] = list(seen)
+                changed.append(where)
+
+    put(setup.get("expect"), None, "new game")
+    for h, hand in enumerate(hands, 1):
+        if "deal_reject" in hand:
+            continue
+        replay.deal(hand["deal"])
+        put(hand.get("after_deal"), None, f"hand {h} after the deal")
+        for s, step in enumerate(hand["steps"], 1):
+            if "reject" in step:
+                continue
+            put(step, None, f"hand {h} step {s}")
+            replay.act(step["seat"], step["action"])
+            put(step.get("expect"), None, f"hand {h} step {s} (after)")
+            view = step.get("view") or {}
+            put(view.get("expect"), view.get("seat"), f"hand {h} step {s} (seat {view.get('seat')}'s view)")
+        put(hand.get("expect"), None, f"hand {h} end")
+    put(expect, None, "end of case")
+    return dataclasses.replace(case, setup=setup, hands=hands, expect=expect), changed
 
 
 def _is_number(value: Any) -> bool:
@@ -244,14 +335,14 @@ def _compute_job(case: Case) -> dict[str, Any]:
     return compute(case)
 
 
-def requirements_of(cases: list[Case], jobs: int | None = None) -> dict[str, dict[str, Any]]:
-    """Every case's requirements by case id: from the on-disk cache where it knows the case
+def requirements_of(cases: list[Case], jobs: int | None = None) -> dict[str, dict[str, dict[str, Any]]]:
+    """Every case's requirements by case id (as :func:`compute` gives them): from the on-disk cache where it knows the case
     (its data and table unchanged), else replayed, on up to ``jobs`` cores."""
     found: dict[str, dict[str, Any]] = {}
     todo: list[Case] = []
     for case in cases:
         cached = cache.read(CACHE_KIND, _cache_key(case))
-        if isinstance(cached, dict):
+        if isinstance(cached, dict) and set(cached) == {"requires", REDERIVED}:
             found[case.id] = cached
         else:
             todo.append(case)
@@ -271,23 +362,42 @@ def stored(case: Case) -> dict[str, Any] | None:
     return dict(value) if isinstance(value, dict) else None
 
 
+def stored_rederived(case: Case) -> dict[str, Any]:
+    """The values a case file states its legal sets may be re-derived under (``legal_sets_rederived:``)."""
+    value = case.data.get(REDERIVED) if isinstance(case.data, dict) else None
+    return dict(value) if isinstance(value, dict) else {}
+
+
 def _same_requirement(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def stale(case: Case, computed: Mapping[str, Any]) -> str | None:
-    """How a case's stored requirements differ from the computed ones, or None."""
+def stale(case: Case, computed: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """How a case's stored requirements (``requires:`` and ``legal_sets_rederived:``) differ
+    from the computed ones, or None."""
     given = stored(case)
     if given is None:
         return "states no requires: (euchre-spec corpus requirements --write adds it)"
     problems = []
-    for key in sorted(set(given) | set(computed)):
-        if key not in computed:
+    wanted = computed["requires"]
+    for key in sorted(set(given) | set(wanted)):
+        if key not in wanted:
             problems.append(f"requires {key} but its script plays the same under every value")
         elif key not in given:
-            problems.append(f"does not state that it requires {key}={flow(computed[key])}")
-        elif not _same_requirement(given[key], computed[key]):
-            problems.append(f"requires {key}={flow(given[key])}, but the values its script allows are {flow(computed[key])}")
+            problems.append(f"does not state that it requires {key}={flow(wanted[key])}")
+        elif not _same_requirement(given[key], wanted[key]):
+            problems.append(f"requires {key}={flow(given[key])}, but the values its script allows are {flow(wanted[key])}")
+    given_legal, wanted_legal = stored_rederived(case), computed[REDERIVED]
+    for key in sorted(set(given_legal) | set(wanted_legal)):
+        if key not in wanted_legal:
+            problems.append(f"states {REDERIVED} {key}={flow(given_legal[key])}, but no other value of {key} "
+                            f"changes only its legal sets")
+        elif key not in given_legal:
+            problems.append(f"does not state that under {key}={flow(wanted_legal[key])} only its legal sets differ "
+                            f"({REDERIVED})")
+        elif not _same_requirement(given_legal[key], wanted_legal[key]):
+            problems.append(f"states {REDERIVED} {key}={flow(given_legal[key])}, but the values that change only its "
+                            f"legal sets are {flow(wanted_legal[key])}")
     return ("stale requires: " + "; ".join(problems) + " (euchre-spec corpus requirements --write)") if problems else None
 
 
@@ -296,9 +406,10 @@ def flow(value: Any) -> str:
     return yaml.safe_dump(value, default_flow_style=True, width=1 << 16, sort_keys=False).strip().removesuffix("...").strip()
 
 
-def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Write each case's ``requires:`` line into its file (after its ``id:`` line, or in
-    place of the one it has); returns the files changed. Comments and layout stay as they are."""
+def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list[str]:
+    """Write each case's ``requires:`` line (and its ``legal_sets_rederived:`` line, where it
+    has one) into its file: after its ``id:`` line, or in place of the lines it has; returns
+    the files changed. Comments and layout stay as they are."""
     by_file: dict[str, list[Case]] = {}
     for case in cases:
         if case.id in computed and stale(case, computed[case.id]) is not None:
@@ -310,7 +421,7 @@ def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str
         entries = located.data["cases"] if listed else [located.data]
         where = {entry.get("id"): (("cases", i) if listed else ()) for i, entry in enumerate(entries) if isinstance(entry, dict)}
         lines = Path(file).read_text(encoding="utf-8").splitlines(keepends=True)
-        edits = []
+        edits: list[tuple[int, str, bool]] = []        # (line index, new text, whether it replaces that line)
         for case in todo:
             path = where.get(case.id)
             if path is None:
@@ -318,10 +429,18 @@ def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str
             id_line = located.lines.get(path + ("id",))
             if id_line is None:
                 continue
-            indent = lines[id_line - 1].index("id:")
-            text = " " * indent + f"requires: {flow(dict(computed[case.id]))}\n"
-            old = located.lines.get(path + ("requires",))
-            edits.append((old - 1 if old is not None else id_line, text, old is not None))
+            indent = " " * lines[id_line - 1].index("id:")
+            answer = computed[case.id]
+            text = indent + f"requires: {flow(dict(answer['requires']))}\n"
+            if answer[REDERIVED]:
+                text += indent + f"{REDERIVED}: {flow(dict(answer[REDERIVED]))}\n"
+            old = [located.lines.get(path + (key,)) for key in ("requires", REDERIVED)]
+            old = [line for line in old if line is not None]
+            if old:
+                edits.append((old[0] - 1, text, True))
+                edits += [(line - 1, "", True) for line in old[1:]]
+            else:
+                edits.append((id_line, text, False))
         for index, text, replace in sorted(edits, reverse=True):
             if replace:
                 lines[index] = text
@@ -368,8 +487,10 @@ def engine_value(declared: Mapping[str, Any], key: str, option: Mapping[str, Any
 def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str]]:
     """The options an engine declaring ``declared`` lacks for ``case``: every option the case
     requires (``requires:``; a case stating none requires all its options at their values)
-    that the engine plays at no value the requirement allows."""
+    that the engine plays at no value the requirement allows, nor at a value under which the
+    case's legal sets are re-derived (``legal_sets_rederived:``)."""
     requires = stored(case)
+    rederived = stored_rederived(case) if requires is not None else {}
     needs = []
     options = case.table.table.get("options", {})
     for key, value in case.table.selected.items():
@@ -377,20 +498,35 @@ def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str
             continue
         requirement = requires[key] if requires is not None else value
         found, _ = engine_value(declared, key, options.get(key, {}), value, requirement)
+        if not found and key in rederived:
+            found, _ = engine_value(declared, key, options.get(key, {}), value, rederived[key])
         if not found:
             shown = flow(requirement) if isinstance(requirement, list) else yaml_text(requirement)
+            if key in rederived:
+                shown += f" (or {flow(rederived[key])}, its legal sets re-derived)"
             unlisted = "" if key in declared else " (an option not listed is supported at its default only)"
             needs.append((key, f"option {key}={shown} is not declared{unlisted}"))
     return needs
 
 
-_VOUCHED: dict[tuple[str, str], bool] = {}
+@dataclasses.dataclass(frozen=True)
+class _Adapted:
+    """A case made ready for an engine's options, once per case and table."""
+
+    case: Case | None            # the case to play, or None where it cannot run
+    why: str | None = None       # why it cannot
+    note: str | None = None      # which legal sets were re-derived, and why
+
+
+_ADAPTED: dict[tuple[str, str], _Adapted] = {}
+_NOTES: dict[tuple[str, str], str] = {}
 
 
 def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
     """The case as the engine is sent it: under the values the engine declares for the
-    options the case does not require (or that its requirement allows), replayed on the
-    reference first. Returns (the case to play, None), or (case, why it cannot run)."""
+    options the case does not require (or that its requirement allows, or under which its
+    legal sets are re-derived), replayed on the reference first. Returns (the case to play,
+    None), or (case, why it cannot run)."""
     variants = hello.get("variants")
     if not isinstance(variants, dict) or stored(case) is None:
         return case, None
@@ -398,10 +534,16 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
     if declared == "*" or not isinstance(declared, dict):
         return case, None
     requires = stored(case) or {}
+    rederived = stored_rederived(case)
     options = case.table.table.get("options", {})
     selection = dict(case.table.selected)
+    derived_under: list[str] = []
     for key, current in case.table.selected.items():
         found, value = engine_value(declared, key, options.get(key, {}), current, requires.get(key), key in requires)
+        if not found and key in rederived:
+            found, value = engine_value(declared, key, options.get(key, {}), current, rederived[key])
+            if found:
+                derived_under.append(f"{key}={yaml_text(value)}")
         if found:
             selection[key] = value
     if selection == case.table.selected:
@@ -411,8 +553,38 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
     if other is None:
         return case, f"the options it declares ({changed}) cannot be chosen with the case's others"
     key = (case.id, other.table.sha256)
-    if key not in _VOUCHED:
-        _VOUCHED[key] = replays(other)
-    if not _VOUCHED[key]:
-        return case, f"under the options it declares ({changed}) the case's script plays differently on the reference"
-    return other, None
+    if key not in _ADAPTED:
+        _ADAPTED[key] = _adapt(other, derived_under, changed)
+    made = _ADAPTED[key]
+    if made.case is None:
+        return case, made.why
+    if made.note:
+        _NOTES[(made.case.id, made.case.table.sha256)] = made.note
+    return made.case, None
+
+
+def _adapt(other: Case, derived_under: list[str], changed: str) -> _Adapted:
+    """Vouch for a case under the engine's values: replayed on the reference as it stands, or,
+    where some values change only its legal sets, with those sets re-derived and replayed."""
+    differently = _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on the reference")
+    if not derived_under:
+        return _Adapted(other) if replays(other) else differently
+    try:
+        derived, where = rederive_legal_sets(other)
+    except (ActionError, SpecError):
+        return differently
+    if not replays(derived):
+        return differently
+    if not where:
+        return _Adapted(derived)
+    shown = ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
+    note = (f"{REDERIVED_NOTE} at {shown}: under {', '.join(derived_under)} the case's moves, "
+            f"observations and results stay the same and only those sets differ")
+    return _Adapted(derived, note=note)
+
+
+def rederived_note(played: Case) -> str | None:
+    """Which legal sets of a case adapted by :func:`adapted` were re-derived, and why (or None)."""
+    if played.table is None:
+        return None
+    return _NOTES.get((played.id, played.table.sha256))

@@ -272,8 +272,11 @@ class Session:
             outcome, failure, detail = _against_expected_failure(expected, outcome, failure)
         stderr = self.engine.stderr_text() or None if outcome in FAILING else None
         if played is not case and detail is None:
+            from .requirements import rederived_note
             detail = "run under the options the engine declares: " + ", ".join(
                 f"{k}={v}" for k, v in played.table.selected.items() if case.table.selected.get(k) != v)
+            note = rederived_note(played)
+            detail += f"; {note}" if note else ""
         result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
         result.engine_starts = self.engine.starts - starts_before
         result.left_processes = self.engine.left_behind - left_before

@@ -8,7 +8,7 @@ import pytest
 from adapter_test_support import ADAPTERS  # noqa: F401  (puts tools/adapters on sys.path)
 
 from jsonl_server import Refused
-from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn
+from protocol_adapter import MakeHeldForAlone, OneVariantAdapter, check_deal_awaited, check_turn
 
 RULES = {"type": "rules", "variant": "euchre", "options": {}, "table": {"options": {}, "game": {"target": 10}}}
 
@@ -121,3 +121,44 @@ def test_a_deal_while_a_hand_is_in_progress_or_after_the_game_is_wrong_phase():
         check_deal_awaited(True, True)
     with pytest.raises(Refused, match="no one is to act: the game is over"):
         check_turn(0, None, True)
+
+
+class HeldStandIn(MakeHeldForAlone, StandIn):
+    """A stand-in engine that takes an order with its goingAlone flag in one call: the adapter
+    holds the order and asks the maker whether he goes alone."""
+
+    WHO = "held-stand-in"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending = None
+        self.made: list[tuple[int, str, bool]] = []
+
+    def game_over(self) -> bool:
+        return False
+
+    def to_act(self) -> int | None:
+        return self.pending[0] if self.pending else (1 if self.dealt and not self.made else None)
+
+    def act_on_engine(self, seat: int, action: str) -> None:
+        if action != "order":
+            raise Refused("illegal_action", f"not {action!r}")
+        self.hold(seat, action)
+
+    def make(self, seat: int, bid: str, alone: bool) -> None:
+        self.made.append((seat, bid, alone))
+
+
+def test_an_order_is_held_until_the_maker_says_alone_or_not_and_anything_else_is_refused():
+    adapter = HeldStandIn()
+    adapter.handle(RULES)
+    adapter.handle({"type": "new_game", "dealer": 0})
+    adapter.handle({"type": "deal", "hands": []})
+    adapter.handle({"type": "act", "seat": 1, "action": "order"})
+    assert adapter.made == [] and adapter.held_make("9S") == (1, "S")          # nothing sent to the engine yet
+    assert category(adapter, {"type": "act", "seat": 2, "action": "alone"}) == "out_of_turn"
+    with pytest.raises(Refused, match="held-stand-in asks only whether to go alone") as refused:
+        adapter.handle({"type": "act", "seat": 1, "action": "discard:9S"})
+    assert refused.value.category == "illegal_action" and adapter.pending == (1, "order")
+    adapter.handle({"type": "act", "seat": 1, "action": "alone"})
+    assert adapter.made == [(1, "order", True)] and adapter.pending is None

@@ -36,7 +36,7 @@ def test_an_option_the_script_never_reaches_is_not_required():
     # Nobody goes alone in this hand (seat 2 assists, the hand is played four-handed): the
     # lone-defence, lone-lead and scoring-of-lone-hands options cannot change a thing in it.
     case = case_at(CORPUS / "euchre" / "assist-made-four-tricks.yaml")
-    needed = compute(case)
+    needed = compute(case)["requires"]
     for unreached in ("defending-alone", "lone-lead", "lone-march-points", "lone-euchre-points", "super-euchre"):
         assert unreached not in needed
     # The maker's side is offered "alone" with its bid, and the dealer discards: reached. The
@@ -48,7 +48,7 @@ def test_an_option_the_script_never_reaches_is_not_required():
 
 def test_the_rule_a_case_is_about_is_required_at_its_value():
     case = case_at(next(CORPUS.rglob("egn-lone-lead-eldest-leads.yaml")))
-    assert compute(case)["lone-lead"] == "eldest"
+    assert compute(case)["requires"]["lone-lead"] == "eldest"
 
 
 def test_requirements_of_a_range_are_runs_of_agreeing_values():
@@ -84,8 +84,12 @@ def test_an_engine_declaring_other_values_of_unreached_options_runs_the_case():
     played, why = adapted(hello, case)
     assert why is None and played.table.selected["defending-alone"] is False and played.table.selected["lone-lead"] == "eldest"
     # an option it reaches, declared at another value only, keeps it from running
-    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"dealer-discard": ["not-upcard"]}}}}, case))
-    assert "dealer-discard" in needs and "dealer-discard=any" in needs["dealer-discard"]
+    # (no going alone: the maker's alone decision, a step of the script, would not exist)
+    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"going-alone": [False]}}}}, case))
+    assert "going-alone" in needs and "going-alone=true" in needs["going-alone"]
+    # one that changes only its legal sets says so in the hint
+    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"reneging": []}}}}, case))
+    assert needs["reneging"].startswith("option reneging=forbidden (or claimed, its legal sets re-derived) is not declared")
 
 
 def test_a_case_stating_no_requirements_needs_every_option_it_was_made_under():
@@ -166,3 +170,58 @@ def test_corpus_stats_counts_cases_per_requirement():
     line = next(l for l in done.stdout.splitlines() if l.startswith("runnable with the default options"))
     ran, total = map(int, line.split(" euchre ")[1].split(",")[0].split(" of "))
     assert total > 300 and ran * 100 >= 60 * total                 # the target, for the defaults
+
+
+UPCARD_BURIED_ANYWAY = Path(__file__).resolve().parent / "claim_engines" / "upcard_buried_anyway.py"
+
+
+def test_values_that_change_only_legal_sets_are_stored_and_lint_checks_them(tmp_path):
+    # By hand from the rules: dealer 0 takes the 9S up and buries the 9H. Were the upcard never
+    # buried, his legal discards would lack the 9S, and nothing else would change: the 9H may
+    # still be buried and every observation and point is the same. Were no one allowed to go
+    # alone, the maker's alone decision (a step of the script) would not exist: not re-derivable.
+    source = CORPUS / "euchre" / "assist-made-four-tricks.yaml"
+    found = compute(case_at(source))
+    assert found["requires"]["dealer-discard"] == "any" and found["legal_sets_rederived"]["dealer-discard"] == "not-upcard"
+    assert "going-alone" not in found["legal_sets_rederived"]
+    text = source.read_text(encoding="utf-8")
+    line = next(l for l in text.splitlines() if l.startswith("legal_sets_rederived:"))
+    target = tmp_path / source.name
+    # the gate broken once: the stored values taken away, then widened by hand
+    target.write_text(text.replace(line + "\n", ""), encoding="utf-8")
+    assert "does not state that under dealer-discard=not-upcard only its legal sets differ" in stale(case_at(target), found)
+    target.write_text(text.replace(line, line.replace("dealer-discard: not-upcard", "dealer-discard: [not-upcard, any]")),
+                      encoding="utf-8")
+    report = lint(jobs=1, paths=[tmp_path], variants=["euchre"])
+    assert any("states legal_sets_rederived dealer-discard=[not-upcard, any], but the values that change only its legal "
+               "sets are not-upcard" in p for p in report.problems), report.problems
+    assert write_requirements([case_at(target)], {"assist-made-four-tricks": found}) == [str(target)]
+    assert target.read_text(encoding="utf-8") == text
+
+
+def test_an_engine_declaring_such_a_value_runs_the_case_with_the_sets_re_derived_and_checked(tmp_path):
+    source = CORPUS / "euchre" / "assist-made-four-tricks.yaml"
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    shutil.copy(source, folder / source.name)
+    claim = {"euchre": {"options": {"dealer-discard": ["not-upcard"]}}}
+    assert unsupported_needs({"variants": claim}, case_at(source)) == []
+    played, why = adapted({"variants": claim}, case_at(source))
+    discard = played.hands[0]["steps"][5]
+    assert why is None and discard["action"] == "discard:9H" and "discard:9S" not in discard["legal"]
+    assert sorted(discard["legal"]) == sorted(["discard:9H", "discard:TH", "discard:9D", "discard:TD", "discard:AC"])
+    # an engine playing the rule it declares passes, and the result says which set was re-derived and why
+    engine = f"{sys.executable} {ENGINE} '{json.dumps(claim)}'"
+    done = run_check("--engine", engine, "--corpus", str(folder), "--json", "r.jsonl", cwd=tmp_path)
+    result = next(json.loads(l) for l in (tmp_path / "r.jsonl").read_text().splitlines() if '"type": "case"' in l)
+    assert done.returncode == 0 and result["outcome"] == "pass", done.stdout[-2000:]
+    assert "legal sets re-derived on the reference at hand 1 step 6: under dealer-discard=not-upcard" in result["detail"]
+    # the gate broken once: an engine claiming the rule but letting the dealer bury the upcard
+    # fails at that very step, on the re-derived set
+    done = run_check("--engine", f"{sys.executable} {UPCARD_BURIED_ANYWAY}", "--corpus", str(folder), "--json", "r2.jsonl",
+                     cwd=tmp_path)
+    result = next(json.loads(l) for l in (tmp_path / "r2.jsonl").read_text().splitlines() if '"type": "case"' in l)
+    assert done.returncode == 1 and result["outcome"] == "fail", done.stdout[-2000:]
+    failure = result["failure"]
+    assert failure["field"] == "legal" and failure["hand"] == 1 and failure["step"] == 6
+    assert "discard:9S" in failure["actual"] and "discard:9S" not in failure["expected"]

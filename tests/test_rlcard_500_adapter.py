@@ -42,9 +42,14 @@ def test_recorded_exchange_replays_live():
 def test_the_suite_finds_both_defects():
     cases = check_cases(ADAPTERS / "rlcard_500_engine.py", ["five-hundred-four-no-bid-thrown-in", "five-hundred-four-defence-stops-at-490"])
     no_bid = cases["five-hundred-four-no-bid-thrown-in"]
-    # the case is played without open misère, which the engine always offers: it declares
-    # misere-and-open only, so the case is not run (fuzz finds its auction defects instead)
-    assert no_bid["outcome"] == "unsupported" and "misere" in str(no_bid.get("detail")), no_bid
+    # the case is made without misère; the engine declares misere-and-open only, under which the
+    # case's moves and results stay and only its legal bids differ: it runs with those sets
+    # re-derived by the reference, and fails where the fourth player, after three passes, is
+    # not offered the pass the rules give him
+    assert no_bid["outcome"] == "fail" and "legal sets re-derived" in no_bid["detail"], no_bid
+    failure = no_bid["failure"]
+    assert (failure["hand"], failure["step"], failure["field"]) == (1, 4, "legal"), failure
+    assert "pass" in failure["expected"] and "pass" not in failure["actual"], failure
     defence = cases["five-hundred-four-defence-stops-at-490"]
     assert defence["outcome"] == "fail" and defence["failure"]["field"] == "hand_points", defence
 

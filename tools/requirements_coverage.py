@@ -8,7 +8,9 @@ replay of ``conformance.requirements.adapted``), without starting any engine.
 Declarations: a standard-Euchre engine with one common set of house rules each, and what
 each adapter in ``tools/adapters`` declares (read from its source: ``DECLARED_OPTIONS`` and
 its variant, or the ``variants`` of its ``hello``). A corpus whose cases state no
-``requires:`` is selected as before they existed: a case needs every option of its table.
+``requires:`` is selected as before they existed: a case needs every option of its table. A
+case run with some of its legal sets re-derived under the engine's options (its
+``legal_sets_rederived:``) is counted as run, and the count of those is given beside.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.requirements import adapted  # noqa: E402
+from conformance.requirements import adapted, rederived_note  # noqa: E402
 from conformance.runner import unsupported_needs  # noqa: E402
 
 STANDARD = {
@@ -87,10 +89,15 @@ def adapter_declarations(folder: Path = ROOT / "tools" / "adapters") -> dict[str
     return found
 
 
-def runs(hello: dict[str, Any], case: Any) -> bool:
+def runs(hello: dict[str, Any], case: Any) -> str | None:
+    """How the case runs on an engine declaring ``hello``: ``as-is``, ``rederived`` (some of its
+    legal sets re-derived by the reference under the engine's options), or None (it does not)."""
     if unsupported_needs(hello, case):
-        return False
-    return adapted(hello, case)[1] is None
+        return None
+    played, why = adapted(hello, case)
+    if why is not None:
+        return None
+    return "rederived" if rederived_note(played) else "as-is"
 
 
 def main() -> int:
@@ -106,8 +113,10 @@ def main() -> int:
         parts = []
         for variant in sorted(hello["variants"]):
             mine = [case for case in cases if case.variant == variant]
-            ran = sum(runs(hello, case) for case in mine)
-            parts.append(f"{ran} of {len(mine)} {variant} cases ({ran * 100 // max(1, len(mine))}%)")
+            how = [runs(hello, case) for case in mine]
+            ran, rederived = sum(h is not None for h in how), how.count("rederived")
+            parts.append(f"{ran} of {len(mine)} {variant} cases ({ran * 100 // max(1, len(mine))}%)"
+                         + (f", {rederived} of them with legal sets re-derived" if rederived else ""))
         print(f"{name}: " + "; ".join(parts))
     return 0
 

@@ -42,7 +42,7 @@ from adapter_support import (NamedCards, blank_state, checked_deal, checkout_com
                              fisher_yates_numbers, pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import BridgeError, NodeBridge, bundled, node_handler  # noqa: E402
-from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
+from protocol_adapter import MakeHeldForAlone, check_deal_awaited, table_target  # noqa: E402
 
 PACK = pack()
 SHIM = Path(__file__).resolve().parent / "euchre_arena_shim.ts"
@@ -77,7 +77,7 @@ def shuffle_numbers(target: list[str]) -> list[float]:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(MakeHeldForAlone):
     """The protocol's side: the engine's state kept in node, read after each action."""
 
     NAME, LANGUAGE, URL = ("euchre-reasoning-arena (estern1011)", "TypeScript",
@@ -89,10 +89,10 @@ class Adapter(OneVariantAdapter):
     def __init__(self, bridge: NodeBridge, commit: str = "unknown") -> None:
         self.bridge = bridge
         self.commit = commit
+        self.pending = None
         self.target = 10
         self.start: tuple[int, list[int]] | None = None      # the first dealer and scores, until the first deal
         self.view: dict[str, Any] | None = None
-        self.pending: tuple[int, str] | None = None          # an order or call held until alone is decided
         self.upcard: str | None = None
 
     def take_rules(self, message: dict[str, Any]) -> None:
@@ -149,23 +149,19 @@ class Adapter(OneVariantAdapter):
                                       dealer, self.target, scores)
         self.pending, self.upcard = None, upcard
 
-    def act(self, seat: int, action: str) -> None:
-        check_turn(seat, self.to_act(), self.game_over())
+    def make(self, seat: int, bid: str, alone: bool) -> None:
+        call = bid.partition(":")[2]
+        self.engine("bid", seat, "order_up" if bid == "order" else "call_trump", SUIT_NAME[call] if call else None, alone)
+
+    def act_on_engine(self, seat: int, action: str) -> None:
         kind, _, arg = action.partition(":")
-        if self.pending:
-            if action not in ("pass", "alone"):
-                raise Refused("illegal_action", "euchre-reasoning-arena asks only whether to go alone")
-            held, self.pending = self.pending[1], None
-            call = held.partition(":")[2]
-            self.engine("bid", seat, "order_up" if held == "order" else "call_trump",
-                        SUIT_NAME[call] if call else None, action == "alone")
-        elif self.view["phase"] == "trump_selection":
+        if self.view["phase"] == "trump_selection":
             if action not in self.legal():
                 raise Refused("illegal_action", f"euchre-reasoning-arena's makeTrumpBid refuses {action!r}")
             if action == "pass":
                 self.engine("bid", seat, "pass", None, False)
             else:
-                self.pending = (seat, action)
+                self.hold(seat, action)
         elif self.discarding():
             if kind != "discard" or action not in self.legal():
                 raise Refused("illegal_action", f"euchre-reasoning-arena's dealer discards a card he holds, not {action!r}")
@@ -205,8 +201,7 @@ class Adapter(OneVariantAdapter):
         trump = SUIT_LETTER[view["trump"]] if view["trump"] else None
         maker = view["caller"]
         if self.pending:
-            maker, held = self.pending
-            trump = self.upcard[1] if held == "order" else held.partition(":")[2]
+            maker, trump = self.held_make(self.upcard)
         alone = view["alone"]
         tricks = list(view["tricks"])
         if view["current"]["cards"]:                            # a trick is shown from its first card

@@ -43,7 +43,7 @@ from adapter_support import (NamedCards, blank_state, checked_deal, checkout_com
                              run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import BridgeError, NodeBridge, bundled, node_handler  # noqa: E402
-from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
+from protocol_adapter import MakeHeldForAlone, check_deal_awaited, table_target  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
@@ -78,7 +78,7 @@ def deal_order(dealer: int, hands: list[list[str]], upcard: str, kitty: list[str
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(MakeHeldForAlone):
     """The protocol's side: the reducer's state kept in node, read after each action."""
 
     NAME, LANGUAGE, URL = "funEuchre game-rules (seanwolter)", "TypeScript", "https://github.com/seanwolter/funEuchre"
@@ -91,7 +91,7 @@ class Adapter(OneVariantAdapter):
         self.commit = commit
         self.target = 10
         self.view: dict[str, Any] | None = None
-        self.pending: tuple[int, str] | None = None          # an order or call held until alone is decided
+        self.pending = None
         self.discard_shown: str | None = None                 # the card the engine discarded for the dealer
         self.tricks: list[dict[str, Any]] = []
         self.hand: dict[str, Any] = {}                        # this hand's upcard, trump, maker, points
@@ -149,19 +149,15 @@ class Adapter(OneVariantAdapter):
         self.pending, self.discard_shown, self.tricks = None, None, []
         self.hand = {"dealer": dealer, "upcard": upcard, "points": None, "thrown_in": False}
 
-    def act(self, seat: int, action: str) -> None:
-        check_turn(seat, self.to_act(), self.game_over())
+    def make(self, seat: int, bid: str, alone: bool) -> None:
+        call = bid.partition(":")[2]
+        self.engine("bid", seat, "order_up" if bid == "order" else "call_trump", SUIT_NAME[call] if call else None, alone)
+        if bid == "order":                   # the engine has made the dealer's discard itself
+            self.discard_shown = token(self.view["kitty"][-1])
+
+    def act_on_engine(self, seat: int, action: str) -> None:
         kind, _, arg = action.partition(":")
-        if self.pending:
-            if action not in ("pass", "alone"):
-                raise Refused("illegal_action", "funEuchre asks only whether to go alone")
-            held, self.pending = self.pending[1], None
-            call = held.partition(":")[2]
-            self.engine("bid", seat, "order_up" if held == "order" else "call_trump",
-                        SUIT_NAME[call] if call else None, action == "alone")
-            if held == "order":              # the engine has made the dealer's discard itself
-                self.discard_shown = token(self.view["kitty"][-1])
-        elif self.discard_shown:
+        if self.discard_shown:
             if action != f"discard:{self.discard_shown}":
                 raise Refused("illegal_action", f"funEuchre's dealer discards {self.discard_shown} itself, not {action!r}")
             self.discard_shown = None
@@ -173,7 +169,7 @@ class Adapter(OneVariantAdapter):
                 if self.view["phase"] == "deal":          # passed twice round: redeal, the deal passes left
                     self.hand.update(points=[0, 0], thrown_in=True)
             else:
-                self.pending = (seat, action)
+                self.hold(seat, action)
         else:
             if kind != "play" or arg not in PACK:
                 raise Refused("illegal_action", f"funEuchre has no play {action!r}")
@@ -219,8 +215,7 @@ class Adapter(OneVariantAdapter):
             trump, maker, alone, sitting = view["trump"], view["maker"], view["alone"], view["sittingOut"]
         trump = SUIT_LETTER[trump] if trump else None
         if self.pending:
-            maker, held = self.pending
-            trump = hand["upcard"][1] if held == "order" else held.partition(":")[2]
+            maker, trump = self.held_make(hand["upcard"])
         scores = list(view["scores"])
         state.update(
             phase=phase, hand_number=view["handNumber"], dealer=view["dealer"], to_act=self.to_act(),

@@ -42,7 +42,7 @@ from adapter_support import (blank_state, checked_deal, checkout_commit, engine_
                              pack, run_adapter)
 from jsonl_server import Refused  # noqa: E402
 from node_engine import BridgeError, NodeBridge, bundled, node_handler  # noqa: E402
-from protocol_adapter import OneVariantAdapter, check_deal_awaited, check_turn, table_target  # noqa: E402
+from protocol_adapter import MakeHeldForAlone, check_deal_awaited, table_target  # noqa: E402
 from trick_log import add_play, copied_tricks  # noqa: E402
 
 PACK = pack()
@@ -80,7 +80,7 @@ def shuffle_numbers(target: list[str]) -> list[float]:
 
 
 # -- the protocol ---------------------------------------------------------------------------------
-class Adapter(OneVariantAdapter):
+class Adapter(MakeHeldForAlone):
     """The protocol's side: one EuchreGame kept in node, read after each action."""
 
     NAME, LANGUAGE, URL = ("moltblox EuchreGame (Halldon-Inc)", "TypeScript",
@@ -95,7 +95,7 @@ class Adapter(OneVariantAdapter):
         self.target = 10
         self.view: dict[str, Any] | None = None
         self.waiting = True                   # the next deal awaited (the engine's own deal not yet replaced)
-        self.pending: tuple[int, str] | None = None
+        self.pending = None
         self.tricks: list[dict[str, Any]] = []
         self.hand: dict[str, Any] = {}
         self.hand_number = 0
@@ -160,21 +160,16 @@ class Adapter(OneVariantAdapter):
         self.hand_number += 1
         self.hand = {"upcard": upcard, "points": None, "thrown_in": False}
 
-    def act(self, seat: int, action: str) -> None:
-        check_turn(seat, self.to_act(), self.game_over())
-        if self.pending:
-            if action not in ("pass", "alone"):
-                raise Refused("illegal_action", "moltblox asks only whether to go alone")
-            held, self.pending = self.pending[1], None
-            suit = held.partition(":")[2]
-            payload = {"suit": SUITS.index(suit)} if suit else {}
-            self.engine(seat, "go_alone" if action == "alone" else "call_trump", payload)
-            return
+    def make(self, seat: int, bid: str, alone: bool) -> None:
+        suit = bid.partition(":")[2]
+        self.engine(seat, "go_alone" if alone else "call_trump", {"suit": SUITS.index(suit)} if suit else {})
+
+    def act_on_engine(self, seat: int, action: str) -> None:
         tries = {name: (kind, payload) for name, kind, payload in self.tries(seat)}
         if action not in tries or action not in self.legal():
             raise Refused("illegal_action", f"moltblox's handleAction refuses {action!r}")
         if action.startswith(("order", "call:")):
-            self.pending = (seat, action)
+            self.hold(seat, action)
             return
         self.engine(seat, *tries[action])
         if action.startswith("play:"):
@@ -220,8 +215,7 @@ class Adapter(OneVariantAdapter):
             trump, maker, loner = view["trump"], view["maker"], view["loner"]
         trump = SUITS[trump] if trump is not None and trump >= 0 else None
         if self.pending:
-            maker, held = self.pending
-            trump = hand["upcard"][1] if held == "order" else held.partition(":")[2]
+            maker, trump = self.held_make(hand["upcard"])
         if hand.get("thrown_in") and hand_over:
             trump, maker, loner = None, None, None
         state.update(

@@ -137,3 +137,53 @@ class OneVariantAdapter:
     def observation(self) -> dict[str, Any]:
         """The protocol's state, read from the engine."""
         raise NotImplementedError
+
+
+ALONE_ANSWERS = ("pass", "alone")
+
+
+class MakeHeldForAlone(OneVariantAdapter):
+    """The adapter of an engine that takes an order or a call together with whether the maker
+    goes alone (one call with a ``goingAlone`` flag, or ``go_alone`` in place of the call): the
+    adapter holds the order or call, shows the protocol's ``alone`` step to the maker, and gives
+    the engine both at once when he answers. The three TypeScript engines that do so had this
+    flow and its refusal each; one copy keeps them the same.
+
+    A subclass supplies ``game_over``, ``to_act``, ``act_on_engine`` (an action while nothing is
+    held; it calls ``hold`` for an order or a call) and ``make`` (the held bid and the answer to
+    the engine)."""
+
+    pending: tuple[int, str] | None = None     # (the maker, his order or call) until alone is decided
+
+    def act(self, seat: int, action: str) -> None:
+        check_turn(seat, self.to_act(), self.game_over())
+        if self.pending is None:
+            self.act_on_engine(seat, action)
+            return
+        if action not in ALONE_ANSWERS:
+            raise Refused("illegal_action", f"{self.WHO} asks only whether to go alone")
+        (maker, bid), self.pending = self.pending, None
+        self.make(maker, bid, action == "alone")
+
+    def hold(self, seat: int, bid: str) -> None:
+        """Hold ``seat``'s order (``order``) or call (``call:S``) until he says whether he goes alone."""
+        self.pending = (seat, bid)
+
+    def held_make(self, upcard: str) -> tuple[int, str]:
+        """(maker, trump suit) of the bid held, shown while its maker decides."""
+        maker, bid = self.pending
+        return maker, upcard[1] if bid == "order" else bid.partition(":")[2]
+
+    def game_over(self) -> bool:
+        raise NotImplementedError
+
+    def to_act(self) -> int | None:
+        raise NotImplementedError
+
+    def act_on_engine(self, seat: int, action: str) -> None:
+        """``seat``'s ``action`` while no bid is held (its turn already checked)."""
+        raise NotImplementedError
+
+    def make(self, seat: int, bid: str, alone: bool) -> None:
+        """Give the engine ``seat``'s held ``bid`` (``order`` or ``call:S``) with his answer."""
+        raise NotImplementedError
