@@ -168,6 +168,27 @@ def queue_words(spec: Any, words: Notation) -> str:
     return seat_ref(spec, words)
 
 
+SIDE_GROUP = {"defenders": "the maker's opponents", "maker-partners": "the maker's partners",
+              "others": "the players other than the maker", "everyone": "the players"}
+
+
+def side_decision_words(step: Mapping[str, Any], words: Notation, what: str) -> str:
+    """An offer decided once for a side (``decision``), or a concession, in the players' words:
+    who answers, and whether one answer binds the side."""
+    spec = step.get("to")
+    decision = step.get("decision", "each-seat")
+    if not isinstance(spec, dict):
+        return f"{seat_ref(spec, words)} may choose {what}."
+    group = SIDE_GROUP.get(spec.get("seats"), code(spec.get("seats")))
+    start = seat_ref(spec.get("from"), words)
+    if decision == "first-seat":
+        return f"of {group}, the first from {start} answers for his side, which may choose {what}."
+    if decision == "unanimous":
+        return (f"{group} are asked in turn, from {start}, whether {what.removeprefix('to ')}; the side does so only if"
+                " every one of them agrees, and the first to refuse settles it for the side.")
+    return f"{group} in turn, from {start}, may each choose {what}."
+
+
 def tricks_range(value: Any, table: Mapping[str, Any]) -> str:
     total = hand_size(table)
     if isinstance(value, list) and len(value) == 2:
@@ -284,6 +305,9 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
                           "nobody": "no one stood (cards were exchanged)"}.get(value, code(value)))
         elif key == "reneged":
             parts.append("an opponent of that player reneged and has not been claimed against")
+        elif key == "conceded":
+            parts.append({"makers": "the makers conceded the hand", "defenders": "the defenders conceded the hand (folded)",
+                          "none": "the hand was played out (no side conceded)"}.get(value, code(value)))
         elif key == "renege-claimed":
             parts.append({"makers": "a renege was claimed against the makers", "defenders":
                           "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
@@ -526,7 +550,10 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
                 "sit-out": "to drop out of the hand", "swap-with-kitty": "to swap cards with the kitty",
                 "score": f"to declare it and score {plural(step.get('points', 0), 'point')} at once",
                 "misdeal": "to call a misdeal (the hand is dealt again)",
-                "claim-renege": "to claim a renege"}.get(effect, code(effect))
+                "claim-renege": "to claim a renege",
+                "concede": "to concede the hand (to fold): it ends at once, unplayed, and is scored"}.get(effect, code(effect))
+        if effect == "concede" or step.get("decision") in ("first-seat", "unanimous"):
+            return cap(prefix + side_decision_words(step, words, what))
         if effect in ("score", "misdeal", "claim-renege"):    # declarations, misdeals, claims: say who may
             who = queue_words(step.get("to"), words)
             when = condition_words(step["eligible"], table, words) if step.get("eligible") else ""
