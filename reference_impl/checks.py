@@ -214,7 +214,8 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",), "decision": ("offer",),
     "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
-    "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
+    "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",), "give-count": ("give",),
+    "give-order": ("give",),
     "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",), "all-sit-out": ("play",), "trumps-by": ("play",),
     "may-trump": ("play",), "privileged-trumps": ("play",),
     "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
@@ -253,6 +254,14 @@ def _step_properties(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("hand", i, "swap"), f"`swap` is for an offer with effect: swap-with-kitty, not {step.get('effect')}"
             if step.get("effect") in NAME_EFFECTS:
                 yield ("hand", i, "effect"), f"effect: {step['effect']} is for a name step, not an offer"
+        if kind == "give" and (step.get("give-count", 1) > 1 or step.get("give-order") == "discard-first"):
+            packet = "a packet of cards" if step.get("give-count", 1) > 1 else "a card passed after the discard"
+            for key in ("giver-may-pass", "receiver-may-refuse"):
+                if step.get(key, True):
+                    yield ("hand", i, key), f"{packet} is passed and taken whole: `{key}` must be false"
+            hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+            if step.get("give-count", 1) > hand_size:
+                yield ("hand", i, "give-count"), f"a giver holds {hand_size} cards: he cannot pass {step['give-count']}"
         if kind == "name" and step.get("effect") not in NAME_EFFECTS:
             yield ("hand", i, "effect"), f"a name step's effect is one of {', '.join(NAME_EFFECTS)}, not {step.get('effect')}"
 

@@ -124,6 +124,8 @@ class Step:
     # give
     giver_may_pass: bool = True
     receiver_may_refuse: bool = True
+    give_count: int = 1                  # cards each giver passes
+    discard_first: bool = False          # the receiver discards give_count cards before taking them
     # play
     lead: tuple[tuple[Predicate, SeatFunction], ...] = ()
     strict: bool = False                 # any rule beyond following suit (the three below)
@@ -221,7 +223,8 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                         sitting_out_takes=spec.get("sitting-out-takes", False), **common)
         elif kind == GIVE:
             step = Step(phase=phase or "partners-best", giver_may_pass=spec.get("giver-may-pass", True),
-                        receiver_may_refuse=spec.get("receiver-may-refuse", True), **common)
+                        receiver_may_refuse=spec.get("receiver-may-refuse", True), give_count=spec.get("give-count", 1),
+                        discard_first=spec.get("give-order") == "discard-first", **common)
         else:
             lead = tuple((compile_condition(rules, rule.get("when")), seat_function(rules, rule["seat"]))
                          for rule in spec["lead"])

@@ -168,6 +168,21 @@ def queue_words(spec: Any, words: Notation) -> str:
     return seat_ref(spec, words)
 
 
+def give_words(step: Mapping[str, Any], words: Notation) -> str:
+    """A give step in the players' words: how many cards, whether the giver may decline, and
+    whether the loner discards before or after taking them."""
+    loner = f"a lone {words.maker.removeprefix('the ')}"
+    count = step.get("give-count", 1)
+    if count == 1 and step.get("give-order") != "discard-first":
+        return f"the partner of {loner} may pass one card face down to the loner."
+    cards = plural(count, "card")
+    if step.get("give-order") == "discard-first":
+        return (f"{loner} first discards {cards}; then his partner passes him {cards} face down, one at a time,"
+                " which he keeps.")
+    return (f"the partner of {loner} passes him {cards} face down, one at a time, which he must take; the loner then"
+            f" discards {cards} (he may discard a card he was given).")
+
+
 SIDE_GROUP = {"defenders": "the maker's opponents", "maker-partners": "the maker's partners",
               "others": "the players other than the maker", "everyone": "the players"}
 
@@ -577,7 +592,7 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         listed = "; ".join(parts[:-1]) + "; and " + parts[-1] if len(parts) > 1 else "".join(parts)
         return prefix + (listed or "no one takes cards") + ", then discards as many cards as were taken."
     if kind == "give":
-        return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
+        return prefix + give_words(step, words)
     if kind == "play":
         text = f"{prefix}the tricks are played, {lead_words(step, table, words)}."
         if step.get("trumps-by") == "first-lead":

@@ -658,6 +658,8 @@ PROBES.update({
     "ranking.colour-orders.trump": Plays("spoil-five", put("ranking.colour-orders.trump.black",
                                                            ["2", "3", "4", "6", "7", "8", "9", "T", "Q", "K", "A"])),
     "step.decision": Plays("pepper", put("hand.play-or-fold.decision", "unanimous")),
+    "step.give-count": Plays("pepper", put("hand.pepper-best-card.give-count", 2)),
+    "step.give-order": Plays("pepper", put("hand.pepper-best-card.give-order", "discard-first")),
     "condition.conceded": Refused("pepper", put("scoring.rows.folded.when.conceded", "makers"),
                                   "no scoring row scores a hand the defenders concede"),
     "step.stuck-from": Plays("napoleon", put("hand.bidding.stuck-from", "3"), options={"all-pass": "dealer-must-bid"}),
@@ -725,6 +727,7 @@ VALUE_WALK: list[tuple[str, str, str]] = [        # (variant, where in its table
     ("spoil-five", "hand.play.may-trump", "step.may-trump"),
     ("pepper", "hand.play-or-fold.decision", "step.decision"), ("pepper", "scoring.rows.folded.when.conceded", "condition.conceded"),
     ("pepper", "hand.play-or-fold.effect", "step.effect"),
+    ("pepper", "hand.pepper-best-card.give-order", "step.give-order"),
 ]
 
 # A value that plays as the table's own does here, and why that is right (not silent).
@@ -743,6 +746,7 @@ SAME_HERE = {
     ("buck-euchre", "players.sides", "maker-against-rest"): "Buck Euchre scores each seat's own tricks: the sides change "
                                                             "only `defenders` awards and partners' play rules, which it has none of",
     ("euchre", "game.direction", "up"): "up is the default",
+    ("pepper", "hand.pepper-best-card.give-order", "receive-first"): "receive-first is the default",
     ("euchre", "hand.play.renege", "forbidden"): "forbidden is the default",
 }
 

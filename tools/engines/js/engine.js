@@ -71,6 +71,9 @@ function cardRulesBeyond(table) {
   }
   for (const step of table.hand || []) {
     if (!KNOWN_STEP_KINDS.includes(step.kind)) return `a hand step of kind ${step.kind} (${step.id})`;
+    if (step.kind === 'give' && ((step['give-count'] || 1) > 1 || step['give-order'] === 'discard-first')) {
+      return `a give of ${step['give-count'] || 1} card(s), ${step['give-order'] || 'receive-first'} (${step.id})`;
+    }
     if (step.kind === 'offer') {
       if (!KNOWN_OFFER_EFFECTS.includes(step.effect)) return `an offer with effect ${step.effect} (${step.id})`;
       if ((step.decision || 'each-seat') !== 'each-seat') return `one decision for a side (${step.id}: decision ${step.decision})`;
