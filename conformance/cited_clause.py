@@ -37,7 +37,7 @@ from reference_impl.rules import Rules
 from reference_impl.state import DISCARD_PHASE, MASTER_SUIT, PLAY_PHASE, TAKE_OFFER, State, new_game
 from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibility
 from reference_impl.visibility import events_reached
-from reference_impl.steps import EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
+from reference_impl.steps import CONCEDE, EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
 
 from .cases import Case, case_deal
 from .table_readings import SCORING_FIELDS, readings
@@ -77,6 +77,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "sitting-out-takes": ("sitting-out-dealer",),
 }
 TURN_FIELDS = ("to_act", "legal", "phase")
+CONCEDED_FIELDS = ("conceded", "hand_points", "scores", "scoring_row", "next_dealer")   # what a concession settles
 # The fields of a seat's view that show cards, and the visibility zone that hides or shows them
 # (None: the zone that names the cards dealt apart, the table's `deal.widow-name`).
 VIEW_ZONES = {"hands": "hands", "legal": "hands", "discards": "discards", "passed": "passed", "received": None}
@@ -106,6 +107,7 @@ class Trace:
     state: State
     provenance: dict[str, list[str]] = field(default_factory=dict)   # field -> clause candidates, most specific first
     passed: list[Any] = field(default_factory=list)   # steps the last action went past without a decision
+    consumed: Any = None                              # the step that took the last action (None: the deal)
 
 
 class ClauseTracer:
@@ -279,6 +281,7 @@ class ClauseTracer:
             for key in ("hand_points", "scores"):
                 trace.provenance[key] = counting + trace.provenance.get(key, [])
         trace.passed = passed if consuming is not None else self._passed(None, state.step)
+        trace.consumed = consuming
         waiting = self.step_clauses(state.step) if state.step is not None and state.step.id else []
         if scored:                          # a scored hand: whether the game goes on, and who deals next
             waiting = self.game_clauses()
@@ -286,6 +289,10 @@ class ClauseTracer:
         for key in TURN_FIELDS:
             if key in changed or waiting:
                 trace.provenance[key] = waiting or cause
+        if state.step is not None and state.step.kind == OFFER and state.step.effect == CONCEDE and state.to_act >= 0:
+            # a side asked whether to concede: an engine that has already scored the hand went by this step's rule
+            for key in CONCEDED_FIELDS:
+                trace.provenance[key] = self.step_clauses(state.step)
 
     def _turned_in(self, before: Any, after: Any) -> bool:
         """Whether a counter that turns into points did so this hand: counters only grow, so
@@ -315,6 +322,10 @@ class ClauseTracer:
     def _stopped_at(self, trace: Trace, engine: dict[str, Any]) -> list[str]:
         """Where the engine waits at a step the reference went past: that step's clauses."""
         phase = engine.get("phase")
+        consumed = trace.consumed
+        if consumed is not None and consumed.kind == OFFER and consumed is not trace.state.step and phase == consumed.phase:
+            # still asking at an offer the action settled (one decision for the side, taken as each seat's)
+            return self._settled(trace.state, consumed)
         for step in trace.passed:
             phases = {DISCARD_PHASE, TAKE_OFFER} if step.kind == EXCHANGE else {step.phase}
             if phase in phases:

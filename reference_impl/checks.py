@@ -212,9 +212,10 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "bids": ("auction",), "turns": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
     "next-dealer": ("throw-in",),
     "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),
-    "forced": ("offer",), "swap": ("offer",), "points": ("offer",),
+    "forced": ("offer",), "swap": ("offer",), "points": ("offer",), "decision": ("offer",),
     "takes": ("exchange",), "may-discard-taken": ("exchange",), "sitting-out-takes": ("exchange",),
-    "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",),
+    "givers": ("give",), "giver-may-pass": ("give",), "receiver-may-refuse": ("give",), "give-count": ("give",),
+    "give-order": ("give",),
     "lead": ("play",), "must": ("play",), "partner-winning-frees": ("play",), "renege": ("play",), "all-sit-out": ("play",), "trumps-by": ("play",),
     "may-trump": ("play",), "privileged-trumps": ("play",),
     "proposer": ("propose",), "responder": ("propose",), "exchange": ("propose",), "exchanges": ("propose",),
@@ -241,10 +242,26 @@ def _step_properties(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         if kind == "offer":
             if "stop" in step and not isinstance(step.get("to"), dict):
                 yield ("hand", i, "stop"), "`stop` is for an offer to a queue of seats; this offer asks one seat"
+            if "decision" in step and not isinstance(step.get("to"), dict):
+                yield ("hand", i, "decision"), "`decision` is for an offer to a queue of seats; this offer asks one seat"
+            elif "stop" in step and step.get("decision", "each-seat") != "each-seat":
+                yield ("hand", i, "stop"), (f"`stop` is for seats deciding each for itself (decision: each-seat); with "
+                                            f"decision: {step['decision']} one decision is made for the side")
+            if step.get("effect") == "concede" and not any(
+                    s["kind"] in ("make-trumps", "auction", "force-bid") for s in t["hand"][:i]):
+                yield ("hand", i, "effect"), "a concession needs a maker (a side to concede to): put it after the bidding"
             if "swap" in step and step.get("effect") != "swap-with-kitty":
                 yield ("hand", i, "swap"), f"`swap` is for an offer with effect: swap-with-kitty, not {step.get('effect')}"
             if step.get("effect") in NAME_EFFECTS:
                 yield ("hand", i, "effect"), f"effect: {step['effect']} is for a name step, not an offer"
+        if kind == "give" and (step.get("give-count", 1) > 1 or step.get("give-order") == "discard-first"):
+            packet = "a packet of cards" if step.get("give-count", 1) > 1 else "a card passed after the discard"
+            for key in ("giver-may-pass", "receiver-may-refuse"):
+                if step.get(key, True):
+                    yield ("hand", i, key), f"{packet} is passed and taken whole: `{key}` must be false"
+            hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+            if step.get("give-count", 1) > hand_size:
+                yield ("hand", i, "give-count"), f"a giver holds {hand_size} cards: he cannot pass {step['give-count']}"
         if kind == "name" and step.get("effect") not in NAME_EFFECTS:
             yield ("hand", i, "effect"), f"a name step's effect is one of {', '.join(NAME_EFFECTS)}, not {step.get('effect')}"
 
@@ -585,6 +602,8 @@ def _truth(condition: dict[str, Any], outcome: dict[str, Any]) -> bool | None:
                 known = None
         elif key in ("alone", "defender-alone"):
             known = outcome[key] == value
+        elif key == "conceded":
+            known = outcome.get("conceded", "none") == value
         elif key == "contract":
             known = outcome["contract"] == value
         elif key == "made":
@@ -662,6 +681,12 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                         outcomes.append({"contract": "any", "tricks": tricks, "hand": hand, "alone": alone,
                                          "defender-alone": defence, "made": None if auction else tricks >= need,
                                          "partner": partner, "maker": maker})
+    for side in _conceding_sides(t):
+        conceded = {"contract": "any", "tricks": 0, "hand": hand, "alone": False, "defender-alone": False,
+                    "made": False, "partner": None, "maker": None, "conceded": side}
+        if not any(_mentions(row["when"], "conceded") and _truth(row["when"], conceded) is not False for row in rows):
+            yield ("scoring", "rows"), (f"no scoring row scores a hand the {side} concede (a row with `conceded: {side}`):"
+                                        f" it would be scored as if played out, with no tricks")
     for outcome in outcomes:
         if all(_truth(row["when"], outcome) is False for row in rows):
             if outcome["contract"] == "none":
@@ -674,6 +699,21 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 said += f", made by {SEAT_WORDS[outcome['maker']]}" if outcome["maker"] else ""
             yield ("scoring", "rows"), f"no scoring row scores {said}: play would stop there"
             return
+
+
+def _conceding_sides(t: dict[str, Any]) -> list[str]:
+    """The sides that can concede a hand of this table: those an offer with effect: concede
+    asks (the defenders, the makers, or both where it asks others or everyone)."""
+    sides: list[str] = []
+    for step in t["hand"]:
+        if step["kind"] != "offer" or step.get("effect") != "concede":
+            continue
+        target = step["to"]
+        seats = target["seats"] if isinstance(target, dict) else target
+        found = (["defenders"] if seats == "defenders" else ["makers"] if seats in ("maker", "maker-partners", "maker-partner")
+                 else ["makers", "defenders"])
+        sides += [side for side in found if side not in sides]
+    return sides
 
 
 def _rounds(t: dict[str, Any]) -> Iterator[PathAndMessage]:

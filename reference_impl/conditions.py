@@ -199,6 +199,9 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
         return lambda state, seat, unit: bool(state.claimable(seat)) if seat >= 0 else False
     if key == "renege-claimed":
         return _renege_claimed_atom(value)
+    if key == "conceded":
+        side = ("none", "makers", "defenders").index(value)   # the state's CONCEDED_* order
+        return lambda state, seat, unit: state.conceded == side
     if key == "counter":
         ident, at_least = value["id"], value.get("at-least")
 

@@ -22,7 +22,7 @@ from .errors import SpecError
 from .ranking import compile_cards
 from .resolve import ResolvedTable, resolve
 from .scoring import compile_counters, compile_rows
-from .steps import Bid, compile_steps, offer_tokens
+from .steps import CONCEDE, OFFER, Bid, compile_steps, offer_tokens
 
 # Kinds of action, decoded from tokens once.
 WORD, CALL, NAME, GIVE, DISCARD, PLAY, BID = range(7)
@@ -115,6 +115,9 @@ class Rules:
         self.bid_list: list[Bid] = []
         self.steps = compile_steps(self, t)
         self.bids: tuple[Bid, ...] = tuple(self.bid_list)
+        # Whether a side may concede a hand here (an offer with effect: concede): the
+        # observation then carries `conceded`.
+        self.concessions: bool = any(step.kind == OFFER and step.effect == CONCEDE for step in self.steps)
         self.makers_need: int = t["scoring"].get("makers-need", 0)
         self.scoring_rows = compile_rows(self, t["scoring"])
         self.counters = compile_counters(self, t.get("counters", []))

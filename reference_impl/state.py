@@ -38,6 +38,7 @@ from .steps import (ALONE, AUCTION, BIDDING, DEFEND_ALONE, EXCHANGE, FORCE_BID, 
                     PARTNER, PROPOSAL, QUEUE_DEFENDERS, QUEUE_EVERYONE, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS,
                     NO_STEP, SET_TRUMPS, SIT_OUT, SWAP, THROW_IN, TRUMPS, Step)
 from .steps import CLAIM, MISDEAL, PROPOSE, SCORE
+from .steps import CONCEDE, DECIDE_FIRST, DECIDE_UNANIMOUS
 from .steps import PLAY as PLAY_STEP
 from .visibility import history_fields, seat_view
 
@@ -58,6 +59,10 @@ GAME_OVER = "game-over"
 M_PROPOSE, M_RESPOND, M_EXCHANGE, M_FREE_PLAY = range(11, 15)
 # What a finished discard goes back to.
 AFTER_EXCHANGE, AFTER_GIVE, AFTER_SWAP = range(3)
+AFTER_GIVE_FIRST = 3               # the receiver of a packet has discarded first: the giver passes it now
+# Which side conceded the hand (the condition atom `conceded`, the observation's `conceded`).
+CONCEDED_NONE, CONCEDED_MAKERS, CONCEDED_DEFENDERS = range(3)
+CONCEDED_NAMES = (None, "makers", "defenders")
 
 
 class State:
@@ -70,7 +75,7 @@ class State:
                  "high_bidder", "leader", "trick", "led", "tricks", "tricks_won", "next_of", "n_active",
                  "hand_points", "last_row", "winner", "events", "upcard_taken", "thrown_in", "partner",
                  "partner_shown", "called", "swap_seat", "givers", "stood", "exchanges", "exchange_count",
-                 "reneged", "claimed", "declared")
+                 "reneged", "claimed", "declared", "conceded", "gift", "gift_ready")
 
     def __init__(self, rules: Rules, dealer: int, scores: Sequence[int] | None = None):
         self.rules = rules
@@ -142,6 +147,9 @@ class State:
         self.reneged = 0                    # seats that played a card the play rules forbid (where that is allowed)
         self.claimed = 0                    # the seats of those a renege was claimed against
         self.declared: list[int] = []       # points scored at once this hand, per unit (declarations); empty: none
+        self.conceded = CONCEDED_NONE       # which side conceded the hand (an offer with effect: concede)
+        self.gift: list[int] = []           # the cards of a packet passed so far by the giver (give-count > 1)
+        self.gift_ready = False             # give-order: discard-first: the receiver has discarded for this giver
 
     # -- the public surface ---------------------------------------------------------------------
     def is_chance_node(self) -> bool:
@@ -275,6 +283,9 @@ class State:
         other.reneged = self.reneged
         other.claimed = self.claimed
         other.declared = self.declared[:]
+        other.conceded = self.conceded
+        other.gift = self.gift[:]
+        other.gift_ready = self.gift_ready
         other.scores = self.scores[:]
         other.hands = self.hands[:]
         other.kitty = self.kitty[:]
@@ -571,6 +582,8 @@ class State:
             elif step.queue == QUEUE_OTHERS:
                 seats = [s for s in seats if s != self.maker]
             self.queue = seats
+            if step.decision == DECIDE_UNANIMOUS:      # every seat that will be asked is known now
+                self.queue = [s for s in seats if self.active >> s & 1 and step.eligible(self, s, -1)]
         return self._next_offer()
 
     def _next_offer(self) -> bool:
@@ -581,8 +594,12 @@ class State:
             if not self.active >> seat & 1 or not step.eligible(self, seat, -1):
                 self.queue.pop(0)
                 continue
+            if step.decision == DECIDE_FIRST:          # this seat answers for its side: no one after it
+                self.queue = [seat]
             if step.forced(self, seat, -1):
                 self.queue.pop(0)
+                if step.decision == DECIDE_UNANIMOUS and self.queue:   # agreed: the others are asked still
+                    continue
                 if self._accept(step, seat):
                     return True
                 continue
@@ -595,6 +612,14 @@ class State:
     def _apply_offer(self, action: str, arg: int) -> None:
         step = self.step
         seat = self.queue.pop(0)
+        if step.decision == DECIDE_UNANIMOUS:
+            if action != step.accept:                  # one refusal settles it for the side
+                self.queue = []
+            elif not self.queue and self._accept(step, seat):   # the last seat agreed: it takes effect
+                return
+            if not self._next_offer():
+                self._next()
+            return
         if action == step.accept and self._accept(step, seat):
             return
         if not self._next_offer():
@@ -617,6 +642,9 @@ class State:
             self.events.append(("drop", seat))
         elif effect == SCORE:
             return self._score_at_once(step, seat)
+        elif effect == CONCEDE:
+            self._concede(seat)
+            return True
         elif effect == MISDEAL:
             self.events.append(("misdeal", seat))
             self._throw_in(same_dealer=step.same_dealer)
@@ -740,6 +768,9 @@ class State:
         elif self.resume == AFTER_GIVE:
             if not self._next_giver():
                 self._next()
+        elif self.resume == AFTER_GIVE_FIRST:
+            self.gift_ready = True
+            self._wait(M_GIVE, self.step.phase, self.givers[0])
         else:
             self._next()
 
@@ -755,13 +786,22 @@ class State:
     def _next_giver(self) -> bool:
         if not self.givers:
             return False
-        return self._wait(M_GIVE, self.step.phase, self.givers[0])
+        step = self.step
+        if step.discard_first and not self.gift_ready:      # the receiver lays away his cards first
+            self.taken[self.maker] = 0
+            self.discards = [[self.maker, step.give_count]]
+            self.discard_limit, self.discard_free, self.resume = self.rules.full_mask, True, AFTER_GIVE_FIRST
+            return self._wait(M_DISCARD, DISCARD_PHASE, self.maker)
+        return self._wait(M_GIVE, step.phase, self.givers[0])
 
     def _legal_give(self) -> list[str]:
         cards = self.rules.give_tokens(self.hands[self.to_act])
         return (["pass"] + cards) if self.step.giver_may_pass else cards
 
     def _apply_give(self, action: str, arg: int) -> None:
+        if self.step.give_count > 1 or self.step.discard_first:
+            self._give_packet(arg)
+            return
         self.givers.pop(0)
         if action == "pass":
             if not self._next_giver():
@@ -773,6 +813,32 @@ class State:
             self._wait(M_TAKE_BEST, TAKE_PHASE, self.maker)
         else:
             self._take_best()
+
+    def _give_packet(self, card: int) -> None:
+        """One card of a packet of ``give-count`` (the giver may not pass, the receiver not
+        refuse): the giver passes them one at a time; the receiver takes the packet whole, then
+        discards as many (or has discarded first, with give-order: discard-first)."""
+        step = self.step
+        giver = self.to_act
+        self.hands[giver] &= ~(1 << card)
+        self.gift.append(card)
+        if len(self.gift) < step.give_count:
+            self._wait(M_GIVE, step.phase, giver)
+            return
+        self.givers.pop(0)
+        for given in self.gift:
+            self.hands[self.maker] |= 1 << given
+        self.events.append(("take", self.maker, "partner", [self.rules.card_names[c] for c in self.gift]))
+        self.gift = []
+        if step.discard_first:
+            self.gift_ready = False
+            if not self._next_giver():
+                self._next()
+            return
+        self.taken[self.maker] = 0      # free, as the partner's best: a rule on discarding taken cards binds the exchange only
+        self.discards = [[self.maker, step.give_count]]
+        self.discard_limit, self.discard_free, self.resume = self.rules.full_mask, True, AFTER_GIVE
+        self._wait(M_DISCARD, DISCARD_PHASE, self.maker)
 
     def _take_best(self) -> None:
         self.hands[self.maker] |= 1 << self.offered
@@ -806,6 +872,14 @@ class State:
             self._end_game(unit)
             return True
         return False
+
+    def _concede(self, seat: int) -> None:
+        """The seat's side concedes: the hand ends here and is scored (rows test `conceded`)."""
+        self.conceded = CONCEDED_MAKERS if seat in self.maker_side() else CONCEDED_DEFENDERS
+        self.queue = []
+        self.events.append(("concede", seat, CONCEDED_NAMES[self.conceded]))
+        self.mode, self.to_act = M_NONE, -1
+        self._score_hand()
 
     def claimable(self, seat: int) -> int:
         """The seats of other sides than ``seat``'s that reneged this hand and have not been
@@ -1282,6 +1356,8 @@ class State:
             claimed = [s for s in range(r.n) if self.claimed >> s & 1]
             view["reneges"] = [s for s in range(r.n) if self.reneged >> s & 1] if seat is None else claimed
             view["renege_claims"] = claimed
+        if r.concessions:
+            view["conceded"] = CONCEDED_NAMES[self.conceded]
         if any(step.kind == PROPOSE for step in r.steps):
             view["stood"] = self.stood if self.stood >= 0 else None
         if r.sides == CALLED:

@@ -35,6 +35,13 @@ NAME_PHASES = {PROPOSAL: "benny-suit", TRUMPS: "name-trumps", PARTNER: "call-par
 # Offers whose acceptance scores at once (a declaration), calls a misdeal, or claims a renege.
 SCORE, MISDEAL, CLAIM = 7, 8, 9
 EFFECTS.update({"score": SCORE, "misdeal": MISDEAL, "claim-renege": CLAIM})
+# An offer whose acceptance concedes the hand for the accepting seat's side (it ends at once).
+CONCEDE = 10
+EFFECTS["concede"] = CONCEDE
+# Who decides an offer to a queue: each seat for itself, the first seat asked for its side,
+# or every seat asked, the offer taking effect only if all accept.
+DECIDE_EACH, DECIDE_FIRST, DECIDE_UNANIMOUS = range(3)
+DECISIONS = {"each-seat": DECIDE_EACH, "first-seat": DECIDE_FIRST, "unanimous": DECIDE_UNANIMOUS}
 
 # Who is asked by an offer.
 QUEUE_DEFENDERS, QUEUE_MAKER_PARTNERS, QUEUE_OTHERS, QUEUE_EVERYONE = range(4)
@@ -102,6 +109,7 @@ class Step:
     swap_count: int = 0
     swap_mask: int = 0
     points: int = 0                                  # offer with `score`: what the accepting seat's side scores at once
+    decision: int = 0                                # offer to a queue: a DECIDE_* (who decides for the side)
     # propose (the proposer is `who`)
     responder: SeatFunction = nobody
     min_discard: int = 1                             # the fewest cards the proposer lays out in an exchange
@@ -116,6 +124,8 @@ class Step:
     # give
     giver_may_pass: bool = True
     receiver_may_refuse: bool = True
+    give_count: int = 1                  # cards each giver passes
+    discard_first: bool = False          # the receiver discards give_count cards before taking them
     # play
     lead: tuple[tuple[Predicate, SeatFunction], ...] = ()
     strict: bool = False                 # any rule beyond following suit (the three below)
@@ -196,7 +206,8 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                         forced=compile_condition(rules, spec["forced"]) if "forced" in spec else never,
                         swap_count=swap.get("count", 0),
                         swap_mask=card_mask(rules, swap["of"]) if "of" in swap else rules.full_mask,
-                        points=spec.get("points", 0), same_dealer=spec.get("next-dealer", "same") == "same", **common)
+                        points=spec.get("points", 0), decision=DECISIONS[spec.get("decision", "each-seat")],
+                        same_dealer=spec.get("next-dealer", "same") == "same", **common)
         elif kind == PROPOSE:
             exchange = spec.get("exchange") or {}
             step = Step(phase=phase or "propose", who=seat_function(rules, spec["proposer"]),
@@ -212,7 +223,8 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
                         sitting_out_takes=spec.get("sitting-out-takes", False), **common)
         elif kind == GIVE:
             step = Step(phase=phase or "partners-best", giver_may_pass=spec.get("giver-may-pass", True),
-                        receiver_may_refuse=spec.get("receiver-may-refuse", True), **common)
+                        receiver_may_refuse=spec.get("receiver-may-refuse", True), give_count=spec.get("give-count", 1),
+                        discard_first=spec.get("give-order") == "discard-first", **common)
         else:
             lead = tuple((compile_condition(rules, rule.get("when")), seat_function(rules, rule["seat"]))
                          for rule in spec["lead"])

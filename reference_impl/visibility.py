@@ -159,7 +159,7 @@ def hand_history(state: Any) -> list[tuple[str, int, str, int]]:
     if start == 0:
         return []                       # no hand dealt yet
     moves: list[tuple[str, int, str, int]] = []
-    gift = -1                           # the index in ``moves`` of the last card given
+    gifts: list[int] = []               # the indices in ``moves`` of the cards given and not yet taken
     for event in events[start:]:
         kind = event[0]
         if kind == "action":
@@ -167,16 +167,18 @@ def hand_history(state: Any) -> list[tuple[str, int, str, int]]:
             if token.startswith("discard:"):
                 moves.append(("discard", seat, token[8:], -1))
             elif token.startswith("give:"):
-                gift = len(moves)
+                gifts.append(len(moves))
                 moves.append(("give", seat, token[5:], -1))
         elif kind == "take":
             seat, source = event[1], event[2]
             if source == "upcard":
                 continue                # the upcard was face up: no one's secret
             giver = -1
-            if source == "partner" and gift >= 0:
-                _, giver, card, _ = moves[gift]
-                moves[gift] = ("give", giver, card, seat)
+            if source == "partner" and gifts:
+                for gift in gifts[-len(event[3]):]:   # the cards just taken: one, or a packet (give-count)
+                    _, giver, card, _ = moves[gift]
+                    moves[gift] = ("give", giver, card, seat)
+                gifts = []
             for card in event[3]:
                 moves.append(("take-" + source, seat, card, giver))
         elif kind in ("swap", "exchange"):

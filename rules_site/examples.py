@@ -42,7 +42,8 @@ def offer_words(step_spec: dict[str, Any] | None, accepted: bool) -> str:
     yes, no = {"alone": ("goes alone", "does not go alone"),
                "defend-alone": ("defends alone", "does not defend alone"),
                "sit-out": ("drops out of the hand", "stays in"),
-               "swap-with-kitty": ("swaps cards with the kitty", "does not swap")}.get(effect, ("accepts", "declines"))
+               "swap-with-kitty": ("swaps cards with the kitty", "does not swap"),
+               "concede": ("folds (concedes the hand)", "plays")}.get(effect, ("accepts", "declines"))
     return f"<strong>{yes}</strong>" if accepted else no
 
 

@@ -154,7 +154,8 @@ def stage_of(step: dict[str, Any]) -> str:
     if kind in BIDDING:
         return "bidding"
     if kind == "offer":
-        return {"alone": "alone", "defend-alone": "alone", "sit-out": "drop", "swap-with-kitty": "swap"}.get(step.get("effect"), "offer")
+        return {"alone": "alone", "defend-alone": "alone", "sit-out": "drop", "swap-with-kitty": "swap",
+                "concede": "fold"}.get(step.get("effect"), "offer")
     return str(kind)
 
 
@@ -170,7 +171,7 @@ def stage_title(stage: str, steps: list[dict[str, Any]], table: dict[str, Any], 
         if sources == {"widow"}:
             return f"Taking the {words.widow}"
         return "Taking up cards"
-    return {"partner": "Calling a partner", "drop": "Dropping out", "swap": "Swapping with the kitty",
+    return {"partner": "Calling a partner", "drop": "Dropping out", "swap": "Swapping with the kitty", "fold": "Playing or folding",
             "give": "The partner's best card", "play": "The play", "offer": "Offers"}.get(stage, stage.replace("-", " ").capitalize())
 
 

@@ -168,6 +168,42 @@ def queue_words(spec: Any, words: Notation) -> str:
     return seat_ref(spec, words)
 
 
+def give_words(step: Mapping[str, Any], words: Notation) -> str:
+    """A give step in the players' words: how many cards, whether the giver may decline, and
+    whether the loner discards before or after taking them."""
+    loner = f"a lone {words.maker.removeprefix('the ')}"
+    count = step.get("give-count", 1)
+    if count == 1 and step.get("give-order") != "discard-first":
+        return f"the partner of {loner} may pass one card face down to the loner."
+    cards = plural(count, "card")
+    if step.get("give-order") == "discard-first":
+        return (f"{loner} first discards {cards}; then his partner passes him {cards} face down, one at a time,"
+                " which he keeps.")
+    return (f"the partner of {loner} passes him {cards} face down, one at a time, which he must take; the loner then"
+            f" discards {cards} (he may discard a card he was given).")
+
+
+SIDE_GROUP = {"defenders": "the maker's opponents", "maker-partners": "the maker's partners",
+              "others": "the players other than the maker", "everyone": "the players"}
+
+
+def side_decision_words(step: Mapping[str, Any], words: Notation, what: str) -> str:
+    """An offer decided once for a side (``decision``), or a concession, in the players' words:
+    who answers, and whether one answer binds the side."""
+    spec = step.get("to")
+    decision = step.get("decision", "each-seat")
+    if not isinstance(spec, dict):
+        return f"{seat_ref(spec, words)} may choose {what}."
+    group = SIDE_GROUP.get(spec.get("seats"), code(spec.get("seats")))
+    start = seat_ref(spec.get("from"), words)
+    if decision == "first-seat":
+        return f"of {group}, the first from {start} answers for his side, which may choose {what}."
+    if decision == "unanimous":
+        return (f"{group} are asked in turn, from {start}, whether {what.removeprefix('to ')}; the side does so only if"
+                " every one of them agrees, and the first to refuse settles it for the side.")
+    return f"{group} in turn, from {start}, may each choose {what}."
+
+
 def tricks_range(value: Any, table: Mapping[str, Any]) -> str:
     total = hand_size(table)
     if isinstance(value, list) and len(value) == 2:
@@ -284,6 +320,9 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
                           "nobody": "no one stood (cards were exchanged)"}.get(value, code(value)))
         elif key == "reneged":
             parts.append("an opponent of that player reneged and has not been claimed against")
+        elif key == "conceded":
+            parts.append({"makers": "the makers conceded the hand", "defenders": "the defenders conceded the hand (folded)",
+                          "none": "the hand was played out (no side conceded)"}.get(value, code(value)))
         elif key == "renege-claimed":
             parts.append({"makers": "a renege was claimed against the makers", "defenders":
                           "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",
@@ -526,7 +565,10 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
                 "sit-out": "to drop out of the hand", "swap-with-kitty": "to swap cards with the kitty",
                 "score": f"to declare it and score {plural(step.get('points', 0), 'point')} at once",
                 "misdeal": "to call a misdeal (the hand is dealt again)",
-                "claim-renege": "to claim a renege"}.get(effect, code(effect))
+                "claim-renege": "to claim a renege",
+                "concede": "to concede the hand (to fold): it ends at once, unplayed, and is scored"}.get(effect, code(effect))
+        if effect == "concede" or step.get("decision") in ("first-seat", "unanimous"):
+            return cap(prefix + side_decision_words(step, words, what))
         if effect in ("score", "misdeal", "claim-renege"):    # declarations, misdeals, claims: say who may
             who = queue_words(step.get("to"), words)
             when = condition_words(step["eligible"], table, words) if step.get("eligible") else ""
@@ -550,7 +592,7 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         listed = "; ".join(parts[:-1]) + "; and " + parts[-1] if len(parts) > 1 else "".join(parts)
         return prefix + (listed or "no one takes cards") + ", then discards as many cards as were taken."
     if kind == "give":
-        return f"{prefix}the partner of a lone {words.maker.removeprefix('the ')} may pass one card face down to the loner."
+        return prefix + give_words(step, words)
     if kind == "play":
         text = f"{prefix}the tricks are played, {lead_words(step, table, words)}."
         if step.get("trumps-by") == "first-lead":

@@ -69,13 +69,17 @@ def test_js_engine_refuses_card_rules_it_does_not_play():
     """The engine plays a single pack in the usual rank order with follow suit the only rule
     of play: sent a table with copies, cards left out, another rank order, `must` rules, or
     any ranking key, play rule or kind of step it does not read (top trumps, orders by colour,
-    trumping at will, the right to renege, trumps set with no bidding), it answers
+    trumping at will, the right to renege, trumps set with no bidding, an offer it does not
+    play or one decided for a whole side, a give of several cards or before the discard), it answers
     `unsupported` rather than playing other rules than the table's."""
     import copy
 
     from reference_impl.resolve import resolve
 
-    table = resolve("euchre").table
+    table = resolve("euchre", {"railroading": True}).table
+
+    def _railroad(t: dict) -> dict:
+        return next(s for s in t["hand"] if s["kind"] == "give")
     changes = {
         "copies": lambda t: t["deck"].update(copies=2),
         "without": lambda t: t["deck"].update(without=["9C"]),
@@ -88,13 +92,23 @@ def test_js_engine_refuses_card_rules_it_does_not_play():
         "privileged-trumps": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update({"privileged-trumps": 2}),
         "renege": lambda t: next(s for s in t["hand"] if s["kind"] == "play").update(renege="allowed"),
         "set-trumps": lambda t: t["hand"].insert(0, {"id": "clubs", "kind": "set-trumps", "trumps": "C"}),
+        # mechanism 5: a give of several cards, a discard before the give
+        "give-count": lambda t: _railroad(t).update({"give-count": 2, "giver-may-pass": False,
+                                                      "receiver-may-refuse": False}),
+        "give-order": lambda t: _railroad(t).update({"give-order": "discard-first", "giver-may-pass": False,
+                                                      "receiver-may-refuse": False}),
+        # mechanism 4: one decision for a side, a concession that ends the hand
+        "decision": lambda t: next(s for s in t["hand"] if s["id"] == "defending-alone").update(decision="first-seat"),
+        "concede": lambda t: t["hand"].insert(len(t["hand"]) - 1, {
+            "id": "fold", "kind": "offer", "to": {"seats": "defenders", "from": "maker-left"}, "accept": "fold",
+            "decline": "play", "effect": "concede"}),
     }
     messages = [{"id": 1, "type": "hello", "protocol": 1, "protocol_version": "1.1.0"},
-                {"id": 2, "type": "rules", "variant": "euchre", "options": {}, "sha256": "0" * 64, "table": table}]
+                {"id": 2, "type": "rules", "variant": "euchre", "options": {"railroading": True}, "sha256": "0" * 64, "table": table}]
     for n, change in enumerate(changes.values(), start=3):
         changed = copy.deepcopy(table)
         change(changed)
-        messages.append({"id": n, "type": "rules", "variant": "euchre", "options": {}, "sha256": "0" * 64, "table": changed})
+        messages.append({"id": n, "type": "rules", "variant": "euchre", "options": {"railroading": True}, "sha256": "0" * 64, "table": changed})
     messages.append({"id": 99, "type": "bye"})
     proc = subprocess.run(ENGINE.split(), cwd=ROOT, input="".join(json.dumps(m) + "\n" for m in messages),
                           capture_output=True, text=True, timeout=60)

@@ -657,6 +657,11 @@ PROBES.update({
                                                            ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"])),
     "ranking.colour-orders.trump": Plays("spoil-five", put("ranking.colour-orders.trump.black",
                                                            ["2", "3", "4", "6", "7", "8", "9", "T", "Q", "K", "A"])),
+    "step.decision": Plays("pepper", put("hand.play-or-fold.decision", "unanimous")),
+    "step.give-count": Plays("pepper", put("hand.pepper-best-card.give-count", 2)),
+    "step.give-order": Plays("pepper", put("hand.pepper-best-card.give-order", "discard-first")),
+    "condition.conceded": Refused("pepper", put("scoring.rows.folded.when.conceded", "makers"),
+                                  "no scoring row scores a hand the defenders concede"),
     "step.stuck-from": Plays("napoleon", put("hand.bidding.stuck-from", "3"), options={"all-pass": "dealer-must-bid"}),
     "step.trumps-by": Refused("euchre", put("hand.play.trumps-by", "first-lead"), "the first lead never fixes them"),
     "step.all-sit-out": Plays("five-card-loo", put("hand.play.all-sit-out", "void-same-dealer"),
@@ -720,6 +725,9 @@ VALUE_WALK: list[tuple[str, str, str]] = [        # (variant, where in its table
     ("five-hundred", "ranking.no-trump.master-play", "ranking.no-trump.master-play"),
     ("euchre", "hand.round-2.turned-down", "step.turned-down"), ("euchre", "hand.play.renege", "step.renege"),
     ("spoil-five", "hand.play.may-trump", "step.may-trump"),
+    ("pepper", "hand.play-or-fold.decision", "step.decision"), ("pepper", "scoring.rows.folded.when.conceded", "condition.conceded"),
+    ("pepper", "hand.play-or-fold.effect", "step.effect"),
+    ("pepper", "hand.pepper-best-card.give-order", "step.give-order"),
 ]
 
 # A value that plays as the table's own does here, and why that is right (not silent).
@@ -738,6 +746,7 @@ SAME_HERE = {
     ("buck-euchre", "players.sides", "maker-against-rest"): "Buck Euchre scores each seat's own tricks: the sides change "
                                                             "only `defenders` awards and partners' play rules, which it has none of",
     ("euchre", "game.direction", "up"): "up is the default",
+    ("pepper", "hand.pepper-best-card.give-order", "receive-first"): "receive-first is the default",
     ("euchre", "hand.play.renege", "forbidden"): "forbidden is the default",
 }
 

@@ -71,6 +71,13 @@ function cardRulesBeyond(table) {
   }
   for (const step of table.hand || []) {
     if (!KNOWN_STEP_KINDS.includes(step.kind)) return `a hand step of kind ${step.kind} (${step.id})`;
+    if (step.kind === 'give' && ((step['give-count'] || 1) > 1 || step['give-order'] === 'discard-first')) {
+      return `a give of ${step['give-count'] || 1} card(s), ${step['give-order'] || 'receive-first'} (${step.id})`;
+    }
+    if (step.kind === 'offer') {
+      if (!KNOWN_OFFER_EFFECTS.includes(step.effect)) return `an offer with effect ${step.effect} (${step.id})`;
+      if ((step.decision || 'each-seat') !== 'each-seat') return `one decision for a side (${step.id}: decision ${step.decision})`;
+    }
     if (step.kind !== 'play') continue;
     if ((step.must || []).length) return `the play rules must: ${step.must.join(', ')}`;
     for (const key of Object.keys(step)) {
@@ -86,6 +93,8 @@ function cardRulesBeyond(table) {
 const KNOWN_RANKING = ['bowers', 'benny'];
 const KNOWN_STEP_KINDS = ['name', 'make-trumps', 'throw-in', 'offer', 'exchange', 'give', 'play'];
 const KNOWN_PLAY_KEYS = ['id', 'kind', 'phase', 'clause', 'when', 'lead', 'must'];
+// The offers it plays: going alone and defending alone, each seat answering for itself.
+const KNOWN_OFFER_EFFECTS = ['alone', 'defend-alone'];
 
 class ProtocolError extends Error {
   constructor(category, message) {
