@@ -8,6 +8,10 @@ The short summary alone buried that reason among the others.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 EGN_SCHEMA_SKIP = "EGN's JSON Schema is not at"   # the start of test_egn_record.egn_validator's skip reason
 
 
@@ -25,3 +29,19 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.write_line(
             f"EGN schema tests: {len(skipped)} skipped, because EGN's JSON Schema is not at {where}; "
             "set EGN_SCHEMA=/path/to/egn-schema-v1.json to run them (README: The EGN schema tests)", yellow=True)
+
+
+# -- expensive fixtures shared by several modules -------------------------------------------------
+#
+# The rules site's generated pages (``rules_site.build.build_site``) cost about 50 s of CPU
+# to generate. Three modules read them (test_site_generate, test_site_teaching,
+# test_site_compare); each used to generate them in a module fixture of its own, once per
+# module and per xdist worker. They share this session fixture instead, and are put in one
+# xdist group (``--dist loadgroup`` in pyproject.toml) so that one worker generates them once.
+
+
+@pytest.fixture(scope="session")
+def generated_site():
+    """The site's generated Markdown pages from docs/ and the built-in corpus, read-only."""
+    from rules_site.build import build_site
+    return build_site(Path(__file__).resolve().parent.parent / "docs")

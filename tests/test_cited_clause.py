@@ -44,6 +44,9 @@ PLANTED = {
     "sitting-out-seat-may-act": {"going-alone", "defending-alone"},               # a seat that sits out asked to play
 }
 
+# one worker runs the module, so that its tests read each engine's one run (results_on_euchre)
+pytestmark = pytest.mark.xdist_group("cited-clause")
+
 
 @pytest.fixture(scope="module")
 def euchre_cases():
@@ -52,10 +55,23 @@ def euchre_cases():
     return [c for c in cases if c.variant == "euchre" and "perft" not in c.tags]
 
 
+@pytest.fixture(scope="module")
+def results_on_euchre(euchre_cases):
+    """Each planted engine's results on the Euchre cases, run once for the whole module: the
+    tests below read the same run (a run of the corpus costs seconds of CPU per engine)."""
+    runs: dict[str, list] = {}
+
+    def results(engine: str) -> list:
+        if engine not in runs:
+            argv = [sys.executable, "-m", "conformance.mutants", engine]
+            runs[engine] = list(run_cases(euchre_cases, argv, jobs=1))
+        return runs[engine]
+    return results
+
+
 @pytest.mark.parametrize("engine,clause", sorted(PLANTED.items()), ids=lambda v: Path(v).stem if "/" in v else v)
-def test_each_failure_cites_the_broken_rule(euchre_cases, engine, clause):
-    argv = [sys.executable, "-m", "conformance.mutants", engine]
-    failures = [r for r in run_cases(euchre_cases, argv, jobs=1) if r.outcome == "fail"]
+def test_each_failure_cites_the_broken_rule(results_on_euchre, engine, clause):
+    failures = [r for r in results_on_euchre(engine) if r.outcome == "fail"]
     traced = [r for r in failures if r.failure.field in TRACED_FIELDS or r.failure.field is None and r.failure.action]
     assert traced, f"the planted bug made no case fail on a field ({len(failures)} failures)"
     cited = Counter(r.failure.clause["id"] for r in traced)
@@ -70,10 +86,10 @@ def test_each_failure_cites_the_broken_rule(euchre_cases, engine, clause):
     assert all(r.failure.case_clauses == r.case.clauses for r in traced)
 
 
-def test_the_cited_clause_differs_from_the_headline(euchre_cases):
+def test_the_cited_clause_differs_from_the_headline(results_on_euchre):
     """The point of the trace: with a left-bower bug most failing cases are not about the left bower."""
-    argv = [sys.executable, "-m", "conformance.mutants", str(HERE / "planted_bugs" / "left_bower_plain.py")]
-    failures = [r for r in run_cases(euchre_cases, argv, jobs=1) if r.outcome == "fail" and r.failure.field == "legal"]
+    engine = str(HERE / "planted_bugs" / "left_bower_plain.py")
+    failures = [r for r in results_on_euchre(engine) if r.outcome == "fail" and r.failure.field == "legal"]
     headline_elsewhere = [r for r in failures if r.case.clauses[0] != "left-bower-is-trump"]
     assert headline_elsewhere and all(r.failure.clause["id"] == "left-bower-is-trump" for r in headline_elsewhere)
     text = headline_elsewhere[0].failure.describe()
@@ -112,9 +128,8 @@ def test_a_tracer_failure_is_reported_for_the_case_and_in_the_exit_status(tmp_pa
     assert "INTERNAL ERROR of euchre-spec" in run.stdout and "internal error of euchre-spec" in run.stderr + run.stdout
 
 
-def test_without_a_tracer_failure_there_is_no_internal_error(euchre_cases):
-    argv = [sys.executable, "-m", "conformance.mutants", "march-scored-one"]
-    marched = [c for c in euchre_cases if "march" in c.clauses]
-    results = list(run_cases(marched, argv, jobs=1))
+def test_without_a_tracer_failure_there_is_no_internal_error(results_on_euchre):
+    results = [r for r in results_on_euchre("march-scored-one") if "march" in r.case.clauses]
+    assert results
     assert any(r.outcome == "fail" for r in results)
     assert not any(r.internal_error for r in results)

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 
-from rules_site.build import build_site
-
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+# one worker generates the site once for every module that reads it (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("generated-site")
 
 
 @pytest.fixture(scope="module")
-def page() -> str:
-    return build_site(DOCS).pages["variants/compare.md"]
+def page(generated_site) -> str:
+    return generated_site.pages["variants/compare.md"]
 
 
 def table_rows(page: str, caption: str) -> dict[str, dict[str, str]]:

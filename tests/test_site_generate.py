@@ -15,7 +15,6 @@ import pytest
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
 from rules_site import words as W
-from rules_site.build import build_site
 from rules_site.compliance import Attribution, label_reports, read_report, render_compliance
 from rules_site.corpus import load_site_cases, replay
 from rules_site.egn import render_egn
@@ -31,10 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 ANCHOR = re.compile(r'(?:\{#|\bid=")([a-z0-9-]+)')
 
+# one worker generates the site once for every module that reads it (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("generated-site")
+
 
 @pytest.fixture(scope="module")
-def site():
-    return build_site(DOCS)
+def site(generated_site):
+    return generated_site
 
 
 def anchors(page: str) -> list[str]:

@@ -14,7 +14,6 @@ import pytest
 
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
-from rules_site.build import build_site
 from rules_site.corpus import load_site_cases
 from rules_site.notation import Notation
 from rules_site.scoring_order import by_commonness
@@ -23,10 +22,13 @@ from rules_site.words import awards_words, step_words
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
+# one worker generates the site once for every module that reads it (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("generated-site")
+
 
 @pytest.fixture(scope="module")
-def site():
-    return build_site(DOCS)
+def site(generated_site):
+    return generated_site
 
 
 def section(page: str, anchor: str) -> str:
