@@ -354,7 +354,10 @@ class ClauseTracer:
         upstream = self._upstream(trace, field_name, engine)
         if upstream:
             return upstream
-        if field_name in SCORING_FIELDS and actual is not None and refused is None:
+        if field_name in SCORING_FIELDS and actual is not None and refused is None \
+                and _differs(field_name, trace.state.observation().get(field_name), actual):
+            # only where the table as written does not give the engine's value: where it does,
+            # the case's expectation is what differs, and another reading would be a coincidence
             read = self._read_otherwise(case, point, field_name, actual, engine)
             if read:
                 return read

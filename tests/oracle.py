@@ -284,6 +284,8 @@ def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any]
             stood = hand.get("stood")
             if value != ("nobody" if stood is None else "self" if unit is not None and stood in unit else "other"):
                 return False
+        if key == "conceded" and value != (hand.get("conceded") or "none"):
+            return False
         if key == "any" and not any(holds(table, hand, part, unit) for part in value):
             return False
         if key == "all" and not all(holds(table, hand, part, unit) for part in value):
@@ -292,7 +294,7 @@ def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any]
             return False
         if key not in {"maker-tricks", "defender-tricks", "made", "alone", "defender-alone", "contract", "bid",
                        "partner", "trump", "trick-sequence", "self-tricks", "self-in-hand", "self", "any", "all", "not",
-                       "renege-claimed", "stood"}:
+                       "renege-claimed", "stood", "conceded"}:
             raise NotImplementedError(f"the oracle does not read the condition {key}")
     return True
 

@@ -37,6 +37,7 @@ def all_cards(state) -> list[int]:
     cards += [card for _, card in state.trick]
     cards += [card for _, plays, _ in state.tricks for _, card in plays]
     cards += state.discarded + state.kitty
+    cards += state.gift                     # a packet being passed, card by card, to a lone bidder
     if state.upcard >= 0 and not state.upcard_taken:
         cards.append(state.upcard)
     if state.phase == "take-best":
@@ -109,10 +110,11 @@ def check_trick(rules, state, event, named) -> None:
 def check_score(rules, state, event, counters) -> None:
     obs = state.observation()
     _, row, points, scores = event
-    assert sum(obs["tricks_won"]) == rules.hand_size
+    # every trick is played, unless a side conceded the hand (then none is)
+    assert sum(obs["tricks_won"]) == (0 if obs.get("conceded") else rules.hand_size)
     before = [score - gained for score, gained in zip(scores, points)]
     hand = {key: obs.get(key) for key in ("maker", "partner", "alone", "defender_alone", "contract", "trump", "tricks",
-                                          "tricks_won", "sitting_out", "renege_claims", "stood")}
+                                          "tricks_won", "sitting_out", "renege_claims", "stood", "conceded")}
     expected_row, expected = oracle.hand_points(rules.table, hand, before)
     oracle.count(rules.table, hand, counters, expected)
     assert (row, list(points)) == (expected_row, expected)

@@ -65,7 +65,7 @@ CONDITION_ATOMS: list[dict[str, Any]] = [
     {"holds": {"of": {"trumps": True}, "at-most": 1}},
     {"stood": "self"}, {"stood": "other"}, {"stood": "nobody"}, {"reneged": True},
     {"renege-claimed": "makers"}, {"renege-claimed": "defenders"}, {"renege-claimed": "both"},
-    {"renege-claimed": "none"},
+    {"renege-claimed": "none"}, {"conceded": "makers"}, {"conceded": "defenders"}, {"conceded": "none"},
     {"score": {"at-most": 7}}, {"score": {"at-least": 5}}, {"score": {"at-least": 2, "at-most": 9}}, {"score": {}},
     {"any": [{"alone": True}, {"score": {"at-most": 3}}]}, {"all": [{"made": True}, {"hand-number": [1, 9]}]},
     {"not": {"trump": "none"}},
