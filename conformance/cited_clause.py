@@ -108,6 +108,15 @@ class Trace:
     provenance: dict[str, list[str]] = field(default_factory=dict)   # field -> clause candidates, most specific first
     passed: list[Any] = field(default_factory=list)   # steps the last action went past without a decision
     consumed: Any = None                              # the step that took the last action (None: the deal)
+    _observation: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    def observation(self) -> dict[str, Any]:
+        """The whole table's observation at the traced point, built once: one failure's
+        citation reads it up to three times (the scoring guard, a view shown whole, the
+        fields upstream), and the state does not move after the replay."""
+        if self._observation is None:
+            self._observation = self.state.observation()
+        return self._observation
 
 
 class ClauseTracer:
@@ -355,7 +364,7 @@ class ClauseTracer:
         if upstream:
             return upstream
         if field_name in SCORING_FIELDS and actual is not None and refused is None \
-                and _differs(field_name, trace.state.observation().get(field_name), actual):
+                and _differs(field_name, trace.observation().get(field_name), actual):
             # only where the table as written does not give the engine's value: where it does,
             # the case's expectation is what differs, and another reading would be a coincidence
             read = self._read_otherwise(case, point, field_name, actual, engine)
@@ -427,7 +436,7 @@ class ClauseTracer:
         another: only a seat's view expects less, so the engine showed a seat what it may not see."""
         if field_name not in VIEW_ZONES or actual is None:
             return False
-        reference = trace.state.observation()
+        reference = trace.observation()
         if field_name not in reference:
             return isinstance(actual, (list, dict)) and bool(actual)
         expected = reference[field_name]
@@ -499,7 +508,7 @@ class ClauseTracer:
     def _upstream(self, trace: Trace, field_name: str, engine: dict[str, Any]) -> str | None:
         """The clause of the first field upstream of ``field_name`` where the engine
         already differs from the reference (a trick first of all)."""
-        reference = trace.state.observation()
+        reference = trace.observation()
         order = UPSTREAM[:UPSTREAM.index(field_name)] if field_name in UPSTREAM else UPSTREAM
         for key in order:
             if key not in engine or key == field_name:

@@ -50,10 +50,11 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
     for finding in result.findings:
         path = write_finding(out, finding, table, args.seed, engine_name)
         say(f"[red]{finding.kind}[/red]: {finding.message} (seat {finding.seat}, after {finding.point} actions; "
-            f"field {finding.field}): expected {finding.expected!r}, engine {finding.actual!r}")
+            f"field {finding.field}): expected {finding.expected!r}, engine {finding.actual!r}"
+            + (f"; met at {result.times_found(finding):,} points in all" if result.times_found(finding) > 1 else ""))
         plain(f"  written as {path}")
         records.append({"kind": finding.kind, "seat": finding.seat, "point": finding.point, "field": finding.field,
-                        "message": finding.message, "case": _shown(path)})
+                        "message": finding.message, "times_found": result.times_found(finding), "case": _shown(path)})
     if report:
         report.write_text(json.dumps({"variant": table.id, "options": table.selected, "seed": args.seed,
                                       "hands": result.hands, "points": result.points, "leak_tests": result.leak_tests,

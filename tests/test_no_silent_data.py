@@ -683,6 +683,8 @@ PROBES.update({
                             base=add("visibility", [dict(VISIBLE_DEALER, **{"from": "hand-end"})])),
     "visibility.when": Sees("euchre", put("visibility.6.when", {"alone": False}),
                             base=add("visibility", [dict(VISIBLE_DEALER, of="maker", when={"alone": True})])),
+    "visibility.id": Refused("five-hundred", put("visibility.open-misere-hand.id", "open-hand"),
+                             "no element with id 'open-misere-hand'", source=True),
     "visibility.clause": Refused("euchre", put("visibility.0.clause", "no-such-clause"), "no clause 'no-such-clause'"),
     "visibility.source": Refused("euchre", put("visibility.4.source", "no-such-source"), "unknown source 'no-such-source'"),
     "visibility.note": Shown("euchre", put("visibility.4.note", SENTINEL), SENTINEL),

@@ -225,6 +225,15 @@ def test_fuzz_views_finds_a_leaking_mutant_by_information_flow_alone(mutant, var
     assert [f.kind for f in result.findings] == [kind]
 
 
+def test_fuzz_views_counts_one_defect_met_again_and_goes_on():
+    # a buried card shown to all is met at many points: one finding, counted, and the run
+    # plays every hand instead of stopping at the second sighting of the same defect
+    result = _fuzz(mutant_command("buried-card-shown"), hands=60, max_findings=2)
+    assert [(f.kind, f.field) for f in result.findings] == [("leak", "discards")]
+    assert result.times_found(result.findings[0]) > 1
+    assert result.hands == 60
+
+
 def test_fuzz_views_finds_the_hidden_open_misere_hand():
     result = _fuzz(mutant_command("open-misere-hand-kept-hidden"), variant="five-hundred", hands=300, flow_only=False,
                    options={"misere": "misere-and-open"})

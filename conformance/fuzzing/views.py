@@ -77,8 +77,12 @@ class ViewFuzzResult:
     leak_tests: int = 0
     forgotten_tests: int = 0
     refused: int = 0              # hands left because the engine refused a request of them
-    findings: list[ViewFinding] = field(default_factory=list)
+    findings: list[ViewFinding] = field(default_factory=list)   # the first of each kind and field
+    occurrences: dict[tuple[str, str], int] = field(default_factory=dict)   # (kind, field) -> times found
     notes: list[str] = field(default_factory=list)
+
+    def times_found(self, finding: ViewFinding) -> int:
+        return self.occurrences.get((finding.kind, finding.field), 1)
 
 
 def _layout(deal: Deal) -> list[tuple[str, int, int]]:
@@ -326,7 +330,13 @@ class ViewFuzzer:
 
     def _found(self, kind: str, seat: int, point: int, key: str, message: str, world: World,
                expected: Any, actual: Any) -> None:
-        self.result.findings.append(ViewFinding(kind, seat, point, key, message, world, expected, actual))
+        """Keep the first finding of each kind and field, and count the others: one defect
+        met at many points (a forgotten discard) would otherwise use up ``max_findings``
+        before the run reaches the hands where another shows (a leak at a lone hand's end)."""
+        signature = (kind, key)
+        self.result.occurrences[signature] = self.result.occurrences.get(signature, 0) + 1
+        if self.result.occurrences[signature] == 1:
+            self.result.findings.append(ViewFinding(kind, seat, point, key, message, world, expected, actual))
 
 
 class EngineRefused(Exception):
