@@ -128,6 +128,8 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             yield where + ("stuck-from",), f"no bid {step['stuck-from']!r} in this auction"
         if kind == "auction" and "stuck-from" in step and "stuck" not in step:
             yield where + ("stuck-from",), "`stuck-from` is for an auction with a `stuck` seat"
+        if kind == "auction" and "rounds" in step and step.get("turns") == "once":
+            yield where + ("rounds",), "`rounds` caps an auction that goes round until passed: `turns: once` already plays one round"
         if kind in ("make-trumps", "auction") and step.get("stuck") in MAKER_REFS:
             yield where + ("stuck",), f"{step['stuck']} is not known before trumps are made: no seat would be stuck"
         if kind == "make-trumps" and step["action"] == "order" and not deal["upcard"]:
@@ -209,7 +211,7 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "who": ("name", "force-bid"), "names": ("name",), "effect": ("name", "offer"),
     "from": ("make-trumps", "auction"), "action": ("make-trumps",), "turned-down": ("make-trumps",),
     "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps", "auction"), "stuck-from": ("auction",),
-    "bids": ("auction",), "turns": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
+    "bids": ("auction",), "turns": ("auction",), "rounds": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
     "next-dealer": ("throw-in",),
     "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",), "decision": ("offer",),
