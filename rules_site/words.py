@@ -168,13 +168,19 @@ def queue_words(spec: Any, words: Notation) -> str:
     return seat_ref(spec, words)
 
 
+TIMES = {2: "twice", 3: "three times"}     # how many rounds an auction goes, in words
+
+
 def give_words(step: Mapping[str, Any], words: Notation) -> str:
     """A give step in the players' words: how many cards, whether the giver may decline, and
     whether the loner discards before or after taking them."""
     loner = f"a lone {words.maker.removeprefix('the ')}"
     count = step.get("give-count", 1)
     if count == 1 and step.get("give-order") != "discard-first":
-        return f"the partner of {loner} may pass one card face down to the loner."
+        if step.get("giver-may-pass", True):
+            return f"the partner of {loner} may pass one card face down to the loner."
+        take = "" if step.get("receiver-may-refuse", True) else ", which he must take"
+        return f"the partner of {loner} must pass him one card face down{take}; the loner then discards one card."
     cards = plural(count, "card")
     if step.get("give-order") == "discard-first":
         return (f"{loner} first discards {cards}; then his partner passes him {cards} face down, one at a time,"
@@ -541,8 +547,12 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         span = f"{tricks[0]} to {tricks[-1]} tricks" if len(tricks) > 1 else (plural(tricks[0], "trick") if tricks else "a contract")
         strains = {b.get("strain") for b in bids}
         kinds = "in a suit or no-trumps" if "NT" in strains and strains - {"NT", None} else "in a suit" if strains - {None} else ""
+        rounds = step.get("rounds")
         turns = ("once each" if step.get("turns") == "once"
-                 else "round and round until all but one have passed")
+                 else "round and round until all but one have passed" if not rounds
+                 else "once each" if rounds == 1
+                 else f"at most {TIMES.get(rounds, f'{rounds} times')} round (a player who passed is out), ending"
+                      " when all but one have passed or the last round ends")
         stuck = (f" If every other player has passed, {seat_ref(step['stuck'], words)} may not pass and must bid"
                  + (f" {words.bid_html(str(step['stuck-from']))} or more" if step.get("stuck-from") else "") + "."
                  if step.get("stuck") else "")
