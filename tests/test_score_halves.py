@@ -113,6 +113,14 @@ def test_a_table_in_points_counts_one_to_a_point():
     assert Rules(resolve("pepper")).points_per_point == 1
 
 
+def test_the_authoring_guide_shows_this_table():
+    """docs/authoring.md's snippet is this table, so the guide's example is the one tested here."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    start = page.index("# file: tables/pepper-half-fold.yaml\n")
+    block = page[start:page.index("```", start)]
+    assert block.split("\n", 2)[2] == HALF_FOLD
+
+
 # -- validate -----------------------------------------------------------------------------------------
 def _line(path: Path, text: str) -> int:
     return next(n for n, row in enumerate(path.read_text().splitlines(), start=1) if text in row)
