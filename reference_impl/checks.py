@@ -128,6 +128,8 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             yield where + ("stuck-from",), f"no bid {step['stuck-from']!r} in this auction"
         if kind == "auction" and "stuck-from" in step and "stuck" not in step:
             yield where + ("stuck-from",), "`stuck-from` is for an auction with a `stuck` seat"
+        if kind == "auction" and "rounds" in step and step.get("turns") == "once":
+            yield where + ("rounds",), "`rounds` caps an auction that goes round until passed: `turns: once` already plays one round"
         if kind in ("make-trumps", "auction") and step.get("stuck") in MAKER_REFS:
             yield where + ("stuck",), f"{step['stuck']} is not known before trumps are made: no seat would be stuck"
         if kind == "make-trumps" and step["action"] == "order" and not deal["upcard"]:
@@ -209,7 +211,7 @@ STEP_PROPERTIES: dict[str, tuple[str, ...]] = {
     "who": ("name", "force-bid"), "names": ("name",), "effect": ("name", "offer"),
     "from": ("make-trumps", "auction"), "action": ("make-trumps",), "turned-down": ("make-trumps",),
     "no-trump": ("make-trumps",), "low-no-trump": ("make-trumps",), "stuck": ("make-trumps", "auction"), "stuck-from": ("auction",),
-    "bids": ("auction",), "turns": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
+    "bids": ("auction",), "turns": ("auction",), "rounds": ("auction",), "bid": ("force-bid",), "trumps": ("set-trumps",),
     "next-dealer": ("throw-in",),
     "to": ("offer",), "accept": ("offer",), "decline": ("offer",), "stop": ("offer",), "eligible": ("offer",),
     "forced": ("offer",), "swap": ("offer",), "points": ("offer",), "decision": ("offer",),
@@ -780,6 +782,44 @@ def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         yield ("game", "first-dealer"), "no jacks in the pack"
 
 
+def _point_numbers(t: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], int]]:
+    """Every number of points a table writes, with its path: awards (a number, or each factor
+    and bound of a `points` expression), an offer's `points`, and a bid's `value` where a row
+    scores it (`contract-value`)."""
+    for i, row in enumerate(t["scoring"]["rows"]):
+        for j, award in enumerate(row.get("award", [])):
+            points = award.get("points")
+            where = ("scoring", "rows", i, "award", j, "points")
+            if isinstance(points, int):
+                yield where, points
+            elif isinstance(points, dict):
+                yield from ((where + (key,), value) for key, value in points.items() if isinstance(value, int))
+    by_value = any(isinstance(a.get("points"), dict) and "contract-value" in a["points"]
+                   for row in t["scoring"]["rows"] for a in row.get("award", []))
+    for i, step in enumerate(t["hand"]):
+        if isinstance(step.get("points"), int):
+            yield ("hand", i, "points"), step["points"]
+        for j, bid in enumerate(step.get("bids", []) if step["kind"] == "auction" and by_value else []):
+            if isinstance(bid.get("value"), int):
+                yield ("hand", i, "bids", j, "value"), bid["value"]
+
+
+def _score_unit(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """``scoring.unit: half`` counts every number of points in half points. It makes sense only
+    where some number can give half a point (an odd one); the game's own marks (the target,
+    the score counted down from, the score that loses) are whole points in every rule read."""
+    if t["scoring"].get("unit") != "half":
+        return
+    if not any(value % 2 for _, value in _point_numbers(t)):
+        yield ("scoring", "unit"), ("every number of points in the table is even, so no score can come to half a "
+                                    "point: count in points (drop `unit: half`, halve the numbers)")
+    for key in ("target", "start-score", "lose-at"):
+        value = t["game"].get(key)
+        if isinstance(value, int) and value % 2:
+            yield ("game", key), (f"{value} half points is {value / 2:g} points: with `scoring.unit: half`, "
+                                  f"game.{key} counts half points and must be a whole number of points (even)")
+
+
 def _clauses_and_sources(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     sources = t["sources"]
     seen: dict[str, int] = {}
@@ -906,7 +946,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
     checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
-              _scoring_and_game, _clauses_and_sources, _option_overlaps,
+              _scoring_and_game, _score_unit, _clauses_and_sources, _option_overlaps,
               _placeholders, _visibility)
     if not partial:
         return [problem for check in checks for problem in check(table)]

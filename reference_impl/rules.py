@@ -189,6 +189,8 @@ class Rules:
     def _compile_game(self, game: Mapping[str, Any]) -> None:
         from .conditions import compile_condition
         self.target: int = game.get("target", 0)
+        # Every number of points counts this many to a point (`scoring.unit: half`: 2): scores stay integers.
+        self.points_per_point: int = 2 if self.table["scoring"].get("unit") == "half" else 1
         self.count_down = game.get("direction", "up") == "down"
         self.start_score: int = game.get("start-score", 0)
         self.deals: int = game.get("deals", 0)

@@ -71,7 +71,7 @@ class State:
     __slots__ = ("rules", "scores", "counters", "dealer", "hand_number", "phase", "mode", "to_act", "hands",
                  "upcard", "widow", "kitty", "proposal", "turned_down", "round", "trump", "maker", "bid", "alone",
                  "defender_alone", "active", "taken", "discards", "discard_limit", "discard_free", "resume",
-                 "discarded", "pending", "cursor", "step", "queue", "offered", "auction_passed", "high_bid",
+                 "discarded", "pending", "cursor", "step", "queue", "offered", "auction_passed", "auction_rounds", "high_bid",
                  "high_bidder", "leader", "trick", "led", "tricks", "tricks_won", "next_of", "n_active",
                  "hand_points", "last_row", "winner", "events", "upcard_taken", "thrown_in", "partner",
                  "partner_shown", "called", "swap_seat", "givers", "stood", "exchanges", "exchange_count",
@@ -127,6 +127,7 @@ class State:
         self.queue: list[int] = []
         self.offered = -1
         self.auction_passed = 0
+        self.auction_rounds = 0             # rounds of the auction completed (for a step with `rounds`)
         self.high_bid = -1
         self.high_bidder = -1
         self.leader = -1
@@ -263,6 +264,7 @@ class State:
         other.step = self.step
         other.offered = self.offered
         other.auction_passed = self.auction_passed
+        other.auction_rounds = self.auction_rounds
         other.high_bid = self.high_bid
         other.high_bidder = self.high_bidder
         other.leader = self.leader
@@ -479,7 +481,7 @@ class State:
         if self.maker >= 0:
             return False
         self.queue = self._seats_from(step.start(self))
-        self.high_bid, self.high_bidder, self.auction_passed = -1, -1, 0
+        self.high_bid, self.high_bidder, self.auction_passed, self.auction_rounds = -1, -1, 0, 0
         return self._wait(M_AUCTION, step.phase, self.queue[0])
 
     def _legal_auction(self) -> list[str]:
@@ -513,6 +515,11 @@ class State:
         for k in range(1, len(order) + 1):
             nxt = order[(at + k) % len(order)]
             if not self.auction_passed >> nxt & 1:
+                if at + k >= len(order):          # the turn goes back past the first seat: a round ended
+                    self.auction_rounds += 1
+                    if self.step.max_rounds and self.auction_rounds >= self.step.max_rounds:
+                        self._auction_over()
+                        return
                 self.to_act = nxt
                 return
 

@@ -93,6 +93,7 @@ class Step:
     # auction
     bids: tuple[int, ...] = ()                       # indices into Rules.bid_list
     until_passed: bool = True
+    max_rounds: int = 0                              # auction going until passed: the most rounds (0: no limit)
     stuck_bids: tuple[int, ...] = ()                 # auction: what the stuck seat may bid (it may not pass)
     # force-bid, set-trumps, throw-in
     bid: int = -1
@@ -186,6 +187,7 @@ def compile_steps(rules: "Rules", table: Mapping[str, Any]) -> tuple[Step, ...]:
             stuck_at = ids.index(spec.get("stuck-from", ids[0])) if spec.get("stuck") else len(ids)
             step = Step(phase=phase or "auction", start=seat_function(rules, spec["from"]), bids=tuple(enabled),
                         until_passed=spec.get("turns", "until-passed") == "until-passed",
+                        max_rounds=spec.get("rounds", 0),
                         stuck=seat_function(rules, spec["stuck"]) if spec.get("stuck") else nobody,
                         stuck_bids=tuple(range(first + stuck_at, first + len(ids))), **common)
         elif kind == FORCE_BID:

@@ -16,7 +16,7 @@ from html import escape
 from typing import Any, Callable
 
 from .links import COMPARE_PAGE, CORPUS_INDEX, Links, md_text, variant_page
-from .notation import Notation, number_word, plural, rank_text
+from .notation import Notation, in_halves, number_word, plural, rank_text
 from .scoring_order import by_commonness
 from .tables import VariantView, base_variant
 from .words import (BIDDING_KINDS, condition_words, hand_size, he_words, join, merged_takes, pack, points_words,
@@ -193,7 +193,7 @@ def _scoring(t: dict[str, Any], w: Notation) -> str:
     items = []
     for row in rows:
         awards = row.get("award") or []
-        points = ", ".join(f"{points_words(a.get('points', 0), short=True)}"
+        points = ", ".join(f"{points_words(a.get('points', 0), short=True, half=in_halves(t))}"
                            + {"makers": "", "maker": " to the maker", "defenders": " to the defenders", "everyone": " to each",
                               "in-hand": " to each in the hand", "partner": " to the partner"}.get(a.get("to"), f" to {a.get('to')}")
                            + (f" if {he_words(condition_words(a['when'], t, w))}" if a.get("when") else "")

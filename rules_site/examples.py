@@ -16,7 +16,7 @@ from typing import Any
 
 from .corpus import HandRecord, Replay, SiteCase, StepRecord
 from .links import Links, md_text
-from .notation import Notation
+from .notation import Notation, amount, in_halves
 from .phases import step_of_phase
 from .tables import compact
 from .viewer import seat_order, viewer_data, viewer_html  # noqa: F401 (viewer_data: the tests' entry)
@@ -310,10 +310,11 @@ def result_lines(case: SiteCase, hand: HandRecord, number: int, table: dict[str,
             title = next((c["title"] for c in table.get("clauses", []) if c["id"] == row), None)
             row_text = " " + links.clause(case.variant, row, md_text(title or row)) + ":"
         points = end.get("hand_points") or []
-        awarded = ", ".join(f"{p} to {words.unit(u)}" for u, p in enumerate(points) if p) or "no points"
+        half = in_halves(table)
+        awarded = ", ".join(f"{amount(p, half)} to {words.unit(u)}" for u, p in enumerate(points) if p) or "no points"
         lines.append(f"**Result.** Tricks taken: {taken}.{row_text} {awarded}.")
     scores = end.get("scores") or []
-    tail = "**Score:** " + ", ".join(f"{words.unit(u)} {s}" for u, s in enumerate(scores)) + "."
+    tail = "**Score:** " + ", ".join(f"{words.unit(u)} {amount(s, in_halves(table))}" for u, s in enumerate(scores)) + "."
     if end.get("game_over"):
         winner = end.get("winner")
         tail += f" **The game is over**: {words.unit(winner) if winner is not None else 'a tie'}" + (" wins." if winner is not None else ".")
@@ -379,7 +380,8 @@ def setup_lines(case: SiteCase, rep: Replay, table: dict[str, Any], links: Links
         lines.append(f"**{rule}**: cards turned from {escape(words.seat(first.get('start', 0)))}: "
                      f"{words.cards(first['cards'])}, so {escape(words.seat(dealer))} deals first.")
     if case.setup.get("scores"):
-        lines.append("The game starts at " + ", ".join(f"{words.unit(u)} {s}" for u, s in enumerate(case.setup["scores"])) + ".")
+        lines.append("The game starts at " + ", ".join(f"{words.unit(u)} {amount(s, in_halves(table))}"
+                                                       for u, s in enumerate(case.setup["scores"])) + ".")
     return [" ".join(lines)] if lines else []
 
 

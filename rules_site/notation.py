@@ -51,6 +51,27 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
+def in_halves(table: Mapping[str, Any] | None) -> bool:
+    """Whether the table counts its points in halves (``scoring.unit: half``): every number of
+    points it writes, and every score, is then twice the points the players count."""
+    return bool(table) and ((table or {}).get("scoring") or {}).get("unit") == "half"
+
+
+def amount(n: int, half: bool = False) -> str:
+    """A number of points as players say it: ``7`` in half points is ``3½``."""
+    if not half:
+        return str(n)
+    whole, odd = divmod(abs(n), 2)
+    return ("-" if n < 0 else "") + (str(whole) if whole or not odd else "") + ("½" if odd else "")
+
+
+def points_amount(n: int, half: bool = False) -> str:
+    """``1 point``, ``3 points``; in half points ``½ point``, ``1 point``, ``3½ points``."""
+    if not half:
+        return plural(n, "point")
+    return f"{amount(n, half)} {'point' if abs(n) in (1, 2) else 'points'}"
+
+
 def colours_of(table: Mapping[str, Any] | None) -> dict[str, str]:
     """The suit colours of a rule table (the usual ones when it names none)."""
     if table and isinstance((table.get("deck") or {}).get("colours"), dict):

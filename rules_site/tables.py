@@ -21,6 +21,8 @@ from reference_impl.patches import PLACEHOLDER
 from reference_impl.resolve import ResolvedTable, resolve
 from reference_impl.rules import Rules
 
+from .notation import amount, in_halves
+
 # Keys of a table that are not rule sections.
 META_KEYS = ("id", "title", "summary", "family", "shape", "extends", "sources", "clauses", "options", "selected",
              "notes", "option-defaults", "option-choices", "drop-options", "remove", "terms", "$schema")
@@ -63,11 +65,17 @@ def plain_value(value: Any) -> str:
     return str(value)
 
 
+POINT_PATHS = ("game.target", "game.start-score", "game.lose-at")   # numbers of points a clause may cite
+
+
 def fill(text: str, table: Mapping[str, Any], where: str = "") -> str:
     """Substitute ``{path.to.value}`` placeholders from the resolved table."""
     def value(match: re.Match) -> str:
         try:
-            return plain_value(lookup(table, match.group(1)))
+            found = lookup(table, match.group(1))
+            if match.group(1) in POINT_PATHS and isinstance(found, int) and in_halves(table):
+                return amount(found, True)          # a target in half points, as players count it
+            return plain_value(found)
         except KeyError:
             raise SiteError(f"{where}: placeholder {{{match.group(1)}}} names no value of the table") from None
     return PLACEHOLDER.sub(value, text)

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from reference_impl.cards import SUIT_NAMES, pack_cards
 from reference_impl.conditions import round_number
 
-from .notation import Notation, number_word, plural, rank_text
+from .notation import Notation, amount, in_halves, number_word, plural, points_amount, rank_text
 
 BIDDING_KINDS = ("name", "make-trumps", "auction", "force-bid", "set-trumps", "throw-in")
 
@@ -168,13 +168,19 @@ def queue_words(spec: Any, words: Notation) -> str:
     return seat_ref(spec, words)
 
 
+TIMES = {2: "twice", 3: "three times"}     # how many rounds an auction goes, in words
+
+
 def give_words(step: Mapping[str, Any], words: Notation) -> str:
     """A give step in the players' words: how many cards, whether the giver may decline, and
     whether the loner discards before or after taking them."""
     loner = f"a lone {words.maker.removeprefix('the ')}"
     count = step.get("give-count", 1)
     if count == 1 and step.get("give-order") != "discard-first":
-        return f"the partner of {loner} may pass one card face down to the loner."
+        if step.get("giver-may-pass", True):
+            return f"the partner of {loner} may pass one card face down to the loner."
+        take = "" if step.get("receiver-may-refuse", True) else ", which he must take"
+        return f"the partner of {loner} must pass him one card face down{take}; the loner then discards one card."
     cards = plural(count, "card")
     if step.get("give-order") == "discard-first":
         return (f"{loner} first discards {cards}; then his partner passes him {cards} face down, one at a time,"
@@ -384,29 +390,45 @@ def sequence_words(sequence: str) -> str:
 
 # -- points and awards ------------------------------------------------------------------------
 
-def points_words(points: Any, *, short: bool = False) -> str:
+def points_words(points: Any, *, short: bool = False, half: bool = False) -> str:
+    """A number of points or a `points` expression in words; ``half``: the table counts half
+    points (``scoring.unit: half``), and the words say points (``{bid-tricks: 1}`` is half the
+    tricks bid)."""
     if isinstance(points, int):
-        return str(points) if short else plural(points, "point")
+        return amount(points, half) if short else points_amount(points, half)
     if not isinstance(points, dict):
         return code(points)
     terms = []
     if points.get("fixed"):
-        terms.append(str(points["fixed"]))
-    for key, noun in (("contract-value", "the bid's value"), ("bid-tricks", "the tricks bid")):
+        terms.append(amount(points["fixed"], half))
+    for key, noun, brief in (("contract-value", "the bid's value", "bid"), ("bid-tricks", "the tricks bid", "bid")):
         factor = points.get(key)
         if factor:
-            if short:
+            if half:
+                terms.append(_half_factor(factor, noun, brief, short))
+            elif short:
                 terms.append({1: "bid", -1: "−bid"}.get(factor, f"{factor}×bid"))
             else:
                 terms.append({1: noun, -1: "minus " + noun}.get(factor, f"{factor} × {noun}"))
     if points.get("per-trick"):
-        terms.append(f"{points['per-trick']}/trick" if short else f"{points['per-trick']} a trick taken")
+        each = amount(points["per-trick"], half)
+        terms.append(f"{each}/trick" if short else f"{each} a trick taken")
     text = " + ".join(terms) or "0"
     if "at-least" in points:
-        text += f" (≥ {points['at-least']})" if short else f", at least {points['at-least']}"
+        least = amount(points["at-least"], half)
+        text += f" (≥ {least})" if short else f", at least {least}"
     if "total-at-most" in points:
-        text += f" (up to {points['total-at-most']})" if short else f", stopping at a total of {points['total-at-most']}"
+        most = amount(points["total-at-most"], half)
+        text += f" (up to {most})" if short else f", stopping at a total of {most}"
     return text
+
+
+def _half_factor(factor: int, noun: str, brief: str, short: bool) -> str:
+    """A factor of a bid counted in half points: 1 is half of it, 2 all of it, -2 minus it."""
+    if short:
+        return {1: f"½×{brief}", -1: f"−½×{brief}", 2: brief, -2: f"−{brief}"}.get(factor, f"{amount(factor, True)}×{brief}")
+    return {1: f"half {noun}", -1: f"minus half {noun}", 2: noun, -2: f"minus {noun}"}.get(
+        factor, f"{amount(factor, True)} × {noun}")
 
 
 def award_target(to: str, words: Notation, table: Mapping[str, Any]) -> str:
@@ -426,36 +448,39 @@ def awards_words(awards: list[dict[str, Any]], table: Mapping[str, Any], words: 
     if not awards:
         return "nothing" if short else "no one scores"
     if short:
-        return "; ".join(f"{points_words(a.get('points', 0), short=True)} to {award_target(a.get('to'), words, table)}"
+        return "; ".join(f"{points_words(a.get('points', 0), short=True, half=in_halves(table))} to {award_target(a.get('to'), words, table)}"
                          for a in awards)
     down = (table.get("game") or {}).get("direction") == "down"
     by_who: dict[str, list[str]] = {}
     for award in awards:
         who = award_target(award.get("to"), words, table)
-        text = score_phrase(award.get("points", 0), down, plural_subject=who in ("the makers", "the defenders"))
+        text = score_phrase(award.get("points", 0), down, plural_subject=who in ("the makers", "the defenders"),
+                            half=in_halves(table))
         if award.get("when"):
             text += " if " + he_words(condition_words(award["when"], table, words))
         by_who.setdefault(who, []).append(text)
     return "; ".join(f"{who} " + ", and ".join(parts) for who, parts in by_who.items())
 
 
-def score_phrase(points: Any, down: bool, *, plural_subject: bool = False) -> str:
+def score_phrase(points: Any, down: bool, *, plural_subject: bool = False, half: bool = False) -> str:
     """What a recipient does with some points: ``scores 2 points``, ``loses the bid's value``,
-    ``takes 1 point off for each trick taken`` (a game counted down to 0)."""
+    ``takes 1 point off for each trick taken`` (a game counted down to 0); ``half``: the table
+    counts half points."""
     verb = (lambda one, many: many if plural_subject else one)
     if isinstance(points, int):
         if down:
-            return (f"{verb('has', 'have')} {plural(points, 'point')} added" if points >= 0
-                    else f"{verb('takes', 'take')} {plural(-points, 'point')} off")
-        return f"{verb('scores', 'score')} {plural(points, 'point')}" if points >= 0 else f"{verb('loses', 'lose')} {plural(-points, 'point')}"
+            return (f"{verb('has', 'have')} {points_amount(points, half)} added" if points >= 0
+                    else f"{verb('takes', 'take')} {points_amount(-points, half)} off")
+        return (f"{verb('scores', 'score')} {points_amount(points, half)}" if points >= 0
+                else f"{verb('loses', 'lose')} {points_amount(-points, half)}")
     if isinstance(points, dict) and set(points) == {"per-trick"} and isinstance(points["per-trick"], int):
         n = points["per-trick"]
         if down and n < 0:
-            return f"{verb('takes', 'take')} {plural(-n, 'point')} off for each trick taken"
-        return f"{verb('scores', 'score')} {n} for each trick taken"
-    if isinstance(points, dict) and points.get("contract-value") == -1 and len(points) == 1:
+            return f"{verb('takes', 'take')} {points_amount(-n, half)} off for each trick taken"
+        return f"{verb('scores', 'score')} {amount(n, half)} for each trick taken"
+    if isinstance(points, dict) and points.get("contract-value") == (-2 if half else -1) and len(points) == 1:
         return f"{verb('loses', 'lose')} the bid's value"
-    return f"{verb('scores', 'score')} {points_words(points)}"
+    return f"{verb('scores', 'score')} {points_words(points, half=half)}"
 
 
 def he_words(condition: str) -> str:
@@ -541,8 +566,12 @@ def _step_words(step: Mapping[str, Any], table: Mapping[str, Any], words: Notati
         span = f"{tricks[0]} to {tricks[-1]} tricks" if len(tricks) > 1 else (plural(tricks[0], "trick") if tricks else "a contract")
         strains = {b.get("strain") for b in bids}
         kinds = "in a suit or no-trumps" if "NT" in strains and strains - {"NT", None} else "in a suit" if strains - {None} else ""
+        rounds = step.get("rounds")
         turns = ("once each" if step.get("turns") == "once"
-                 else "round and round until all but one have passed")
+                 else "round and round until all but one have passed" if not rounds
+                 else "once each" if rounds == 1
+                 else f"at most {TIMES.get(rounds, f'{rounds} times')} round (a player who passed is out), ending"
+                      " when all but one have passed or the last round ends")
         stuck = (f" If every other player has passed, {seat_ref(step['stuck'], words)} may not pass and must bid"
                  + (f" {words.bid_html(str(step['stuck-from']))} or more" if step.get("stuck-from") else "") + "."
                  if step.get("stuck") else "")
@@ -630,16 +659,20 @@ def game_words(table: Mapping[str, Any], words: Notation) -> str:
     who = "side" if words.team_game else "player"
     target = game.get("target", 0)
     down = game.get("direction") == "down"
+    half = in_halves(table)
     parts = []
     if target or down:
         if down:
-            parts.append(f"each {who} starts at {game.get('start-score', 0)} and counts down; the first to reach {target} wins")
+            parts.append(f"each {who} starts at {amount(game.get('start-score', 0), half)} and counts down; the first to"
+                         f" reach {amount(target, half)} wins")
         else:
-            parts.append(f"the first {who} to reach {plural(target, 'point')} wins")
+            parts.append(f"the first {who} to reach {points_amount(target, half)} wins")
     if game.get("deals"):
         parts.append(f"after {plural(game['deals'], 'deal')} the highest score wins")
     if game.get("lose-at") is not None:
-        parts.append(f"a {who} at {game['lose-at']} or below loses at once")
+        parts.append(f"a {who} at {amount(game['lose-at'], half)} or below loses at once")
+    if half:
+        parts.append("scores are kept in half points")
     if game.get("win-requires"):
         parts.append(f"a {who} wins only at the end of a hand in which {condition_words(game['win-requires'], table, words)}")
     return cap("; ".join(parts) or "the game has no end")

@@ -97,6 +97,10 @@ def test_js_engine_refuses_card_rules_it_does_not_play():
                                                       "receiver-may-refuse": False}),
         "give-order": lambda t: _railroad(t).update({"give-order": "discard-first", "giver-may-pass": False,
                                                       "receiver-may-refuse": False}),
+        # mechanism 5: an auction of a fixed number of rounds
+        "rounds": lambda t: t["hand"].insert(0, {"id": "auction", "kind": "auction", "from": "eldest", "rounds": 2,
+                                                  "bids": [{"id": "3", "tricks": 3}]}),
+        "unit": lambda t: t["scoring"].update(unit="half"),
         # mechanism 4: one decision for a side, a concession that ends the hand
         "decision": lambda t: next(s for s in t["hand"] if s["id"] == "defending-alone").update(decision="first-seat"),
         "concede": lambda t: t["hand"].insert(len(t["hand"]) - 1, {

@@ -660,6 +660,10 @@ PROBES.update({
     "step.decision": Plays("pepper", put("hand.play-or-fold.decision", "unanimous")),
     "step.give-count": Plays("pepper", put("hand.pepper-best-card.give-count", 2)),
     "step.give-order": Plays("pepper", put("hand.pepper-best-card.give-order", "discard-first")),
+    "step.rounds": Plays("five-hundred", put("hand.auction.rounds", 1)),
+    # Scores in halves play as the same integers (that is the representation); what changes is
+    # what the players are told, and what validate refuses where no half can arise.
+    "scoring.unit": Shown("euchre", put("scoring.unit", "half"), "scores are kept in half points"),
     "condition.conceded": Refused("pepper", put("scoring.rows.folded.when.conceded", "makers"),
                                   "no scoring row scores a hand the defenders concede"),
     "step.stuck-from": Plays("napoleon", put("hand.bidding.stuck-from", "3"), options={"all-pass": "dealer-must-bid"}),

@@ -72,6 +72,9 @@ def to_egn(rules: Rules, dealer: int, hands: Iterable[Hand], scores: Sequence[in
            players: Sequence[str] | None = None) -> dict[str, Any]:
     """The EGN record of a game (raises :class:`ExportError` if EGN cannot say its rules)."""
     hands = list(hands)
+    if rules.points_per_point != 1:
+        raise ExportError(f"variant {rules.id} counts its scores in half points (scoring.unit: half); an EGN "
+                          "record carries whole points only, so it cannot record this game")
     try:
         ruleset = flags_for_rules(rules)
     except Unmappable as exc:

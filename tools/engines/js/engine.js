@@ -69,6 +69,7 @@ function cardRulesBeyond(table) {
   for (const key of Object.keys(ranking)) {
     if (!KNOWN_RANKING.includes(key)) return `the ranking rule ${key}`;
   }
+  if ((table.scoring || {}).unit === 'half') return 'scores counted in half points (scoring.unit: half)';
   for (const step of table.hand || []) {
     if (!KNOWN_STEP_KINDS.includes(step.kind)) return `a hand step of kind ${step.kind} (${step.id})`;
     if (step.kind === 'give' && ((step['give-count'] || 1) > 1 || step['give-order'] === 'discard-first')) {
