@@ -608,3 +608,6 @@ def _same(key: str, expected: Any, actual: Any) -> bool:
         return (isinstance(actual, list) and len(actual) == len(expected)
                 and all(a is None if e is None else same_set(e, a) for a, e in zip(actual, expected)))
     return strict_equal(expected, actual)
+
+
+same_value = _same     # how an expectation is compared, for those who derive one (conformance.requirements)
