@@ -10,7 +10,8 @@ each adapter in ``tools/adapters`` declares (read from its source: ``DECLARED_OP
 its variant, or the ``variants`` of its ``hello``). A corpus whose cases state no
 ``requires:`` is selected as before they existed: a case needs every option of its table. A
 case run with some of its legal sets re-derived under the engine's options (its
-``legal_sets_rederived:``) is counted as run, and the count of those is given beside.
+``legal_sets_rederived:``), or with steps its table lacks dropped (``steps_dropped:``), is
+counted as run, and the count of those is given beside.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.requirements import adapted, rederived_note  # noqa: E402
+from conformance.requirements import DROPPED_NOTE, adapted, rederived_note  # noqa: E402
 from conformance.runner import unsupported_needs  # noqa: E402
 
 STANDARD = {
@@ -91,13 +92,15 @@ def adapter_declarations(folder: Path = ROOT / "tools" / "adapters") -> dict[str
 
 def runs(hello: dict[str, Any], case: Any) -> str | None:
     """How the case runs on an engine declaring ``hello``: ``as-is``, ``rederived`` (some of its
-    legal sets re-derived by the reference under the engine's options), or None (it does not)."""
+    legal sets re-derived by the reference under the engine's options), ``dropped`` (steps the
+    engine's table lacks dropped), or None (it does not)."""
     if unsupported_needs(hello, case):
         return None
     played, why = adapted(hello, case)
     if why is not None:
         return None
-    return "rederived" if rederived_note(played) else "as-is"
+    note = rederived_note(played) or ""
+    return "dropped" if note.startswith(DROPPED_NOTE) else "rederived" if note else "as-is"
 
 
 def main() -> int:
@@ -114,9 +117,10 @@ def main() -> int:
         for variant in sorted(hello["variants"]):
             mine = [case for case in cases if case.variant == variant]
             how = [runs(hello, case) for case in mine]
-            ran, rederived = sum(h is not None for h in how), how.count("rederived")
+            ran, rederived, dropped = sum(h is not None for h in how), how.count("rederived"), how.count("dropped")
             parts.append(f"{ran} of {len(mine)} {variant} cases ({ran * 100 // max(1, len(mine))}%)"
-                         + (f", {rederived} of them with legal sets re-derived" if rederived else ""))
+                         + (f", {rederived} of them with legal sets re-derived" if rederived else "")
+                         + (f", {dropped} with steps dropped" if dropped else ""))
         print(f"{name}: " + "; ".join(parts))
     return 0
 
