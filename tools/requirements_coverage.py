@@ -76,17 +76,22 @@ def _hello_variants(tree: ast.Module) -> tuple[dict[str, Any] | None, list[str]]
 
 
 def adapter_declarations(folder: Path = ROOT / "tools" / "adapters") -> dict[str, dict[str, Any]]:
-    """Each adapter's hello (variants and commands), read from its source."""
+    """Each adapter's hello (variants, commands and what it declines), read from its source:
+    an adapter of ``protocol_adapter.OneVariantAdapter`` declines ``first-dealer`` with its
+    ``NO_FIRST_DEALER``."""
     found = {}
     for path in sorted(folder.glob("*_engine.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         variants, commands = _hello_variants(tree)
+        names = _literal_assignments(tree)
         if variants is None:
-            names = _literal_assignments(tree)
             if "DECLARED_OPTIONS" not in names or "VARIANT" not in names:
                 continue
             variants = {names["VARIANT"]: {"options": names["DECLARED_OPTIONS"]}}
-        found[f"adapter {path.stem}"] = {"variants": variants, "commands": commands}
+        hello: dict[str, Any] = {"variants": variants, "commands": commands}
+        if "NO_FIRST_DEALER" in names:
+            hello["declines"] = {"first-dealer": names["NO_FIRST_DEALER"]}
+        found[f"adapter {path.stem}"] = hello
     return found
 
 
@@ -110,7 +115,7 @@ def main() -> int:
     cases, problems = load_cases([args.corpus] if args.corpus else None)
     if problems:
         print(f"{len(problems)} unreadable case(s); first: {problems[0]}", file=sys.stderr)
-    hellos = {name: {"variants": variants, "commands": []} for name, variants in STANDARD.items()}
+    hellos: dict[str, dict[str, Any]] = {name: {"variants": variants, "commands": []} for name, variants in STANDARD.items()}
     hellos.update(adapter_declarations())
     for name, hello in hellos.items():
         parts = []
