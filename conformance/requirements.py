@@ -37,7 +37,11 @@ sets and the fields of the one observation just before each dropped run re-deriv
 observation now meets the dropped step's stated one, which is kept). A maker who really goes
 alone never qualifies: his partner's scripted plays or the points break the replay. An engine
 declaring such a value runs the case so derived, replayed whole on the reference first, and
-the result names the dropped steps and the value.
+the result names the dropped steps and the value. The same derivation vouches for the
+combination of an engine's values where the one-at-a-time replays could not: a value that
+cannot be chosen with the case's own options (no lone hands beside the Canadian loner rule)
+is never replayed, so never required, and where the engine's values together take out a step
+the script takes, the case runs with that step dropped, or not at all.
 """
 
 from __future__ import annotations
@@ -747,7 +751,7 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
     key = (case.id, other.table.sha256)
     if key not in _ADAPTED:
         _ADAPTED[key] = _adapt_dropping(case, other, dropped_under, derived_under, changed) if dropped_under \
-            else _adapt(other, derived_under, changed)
+            else _adapt(other, derived_under, changed, case)
     made = _ADAPTED[key]
     if made.case is None:
         return case, made.why
@@ -756,12 +760,18 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
     return made.case, None
 
 
-def _adapt(other: Case, derived_under: list[str], changed: str) -> _Adapted:
+def _adapt(other: Case, derived_under: list[str], changed: str, case: Case | None = None) -> _Adapted:
     """Vouch for a case under the engine's values: replayed on the reference as it stands, or,
     where some values change only its legal sets, with those sets re-derived and replayed."""
     differently = _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on the reference")
     if not derived_under:
-        return _Adapted(other) if replays(other) else differently
+        if replays(other):
+            return _Adapted(other)
+        # The requirements were found one option at a time: an option whose other values
+        # cannot be chosen with the case's own (no lone hands with the Canadian loner rule)
+        # was never replayed under them. Where the engine's values together take out a step
+        # the script takes, the case may still play the same game with that step dropped.
+        return _adapt_dropping(case, other, [changed], [], changed) if case is not None else differently
     try:
         derived, where = rederive_legal_sets(other)
     except (ActionError, SpecError):
@@ -784,7 +794,8 @@ def _adapt_dropping(case: Case, other: Case, dropped_under: list[str], derived_u
     try:
         made = drop_absent_steps(case, other)
         if made is None:
-            return differently
+            return _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on "
+                                  f"the reference")
         derived, legal_where = rederive_legal_sets(made[0])
     except (ActionError, SpecError):
         return differently

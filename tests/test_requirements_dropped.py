@@ -19,7 +19,7 @@ import pytest
 from conformance.cases import load_case_file, load_corpus_meta
 from conformance.lint import lint
 from conformance.requirements import (DROPPED, DROPPED_NOTE, adapted, compute, drop_absent_steps, plays_with_steps_dropped,
-                                      stale, under, write_requirements)
+                                      rederived_note, stale, under, write_requirements)
 from conformance.runner import unsupported_needs
 from reference_impl.errors import ActionError
 
@@ -131,3 +131,22 @@ def test_an_engine_without_lone_hands_runs_the_case_and_one_that_still_asks_fail
     failure = result["failure"]
     assert (failure["hand"], failure["step"], failure["field"]) == (1, 3, "phase"), failure
     assert (failure["expected"], failure["actual"]) == ("discard", "alone")
+
+
+def test_a_value_never_replayed_alone_may_still_drop_the_step_it_takes_out():
+    # Made with the Canadian loner rule, which needs lone hands: "no lone hands" cannot be
+    # chosen with the case's own options, so the requirements never replayed it and the case
+    # does not require going-alone. An engine without lone hands plays it under its own values
+    # (going-alone=false, canadian-loner and defending-alone at their defaults): the maker's
+    # decision (step 2, seat 0 declines) is not in that table, and by hand the hand is the same
+    # without it: the dealer, seat 3, discards next.
+    case = case_at(CORPUS / "generated" / "gen-euchre-1000700.yaml")
+    assert "going-alone" not in json.dumps(case.data.get("requires")) and DROPPED not in case.data
+    played, why = adapted({"variants": NO_LONE_HANDS}, case)
+    assert why is None, why
+    steps = played.hands[0]["steps"]
+    assert [s["action"] for s in steps[:2]] == ["order", "discard:AC"]
+    assert steps[0]["expect"]["phase"] == "discard" and steps[0]["expect"]["to_act"] == 3
+    note = rederived_note(played)
+    assert note.startswith(f"{DROPPED_NOTE}: hand 1 step 2 (seat 0 pass at phase alone)") and \
+        "under going-alone=false, canadian-loner=false, defending-alone=true the table has no such step" in note
