@@ -559,29 +559,31 @@ def stale(case: Case, computed: Mapping[str, Mapping[str, Any]]) -> str | None:
             problems.append(f"does not state that it requires {key}={flow(wanted[key])}")
         elif not _same_requirement(given[key], wanted[key]):
             problems.append(f"requires {key}={flow(given[key])}, but the values its script allows are {flow(wanted[key])}")
-    given_legal, wanted_legal = stored_rederived(case), computed[REDERIVED]
-    for key in sorted(set(given_legal) | set(wanted_legal)):
-        if key not in wanted_legal:
-            problems.append(f"states {REDERIVED} {key}={flow(given_legal[key])}, but no other value of {key} "
-                            f"changes only its legal sets")
-        elif key not in given_legal:
-            problems.append(f"does not state that under {key}={flow(wanted_legal[key])} only its legal sets differ "
-                            f"({REDERIVED})")
-        elif not _same_requirement(given_legal[key], wanted_legal[key]):
-            problems.append(f"states {REDERIVED} {key}={flow(given_legal[key])}, but the values that change only its "
-                            f"legal sets are {flow(wanted_legal[key])}")
-    given_dropped, wanted_dropped = stored_dropped(case), computed.get(DROPPED, {})
-    for key in sorted(set(given_dropped) | set(wanted_dropped)):
-        if key not in wanted_dropped:
-            problems.append(f"states {DROPPED} {key}={flow(given_dropped[key])}, but under no other value of {key} "
-                            f"does it play the same game with the steps that value's table lacks dropped")
-        elif key not in given_dropped:
-            problems.append(f"does not state that under {key}={flow(wanted_dropped[key])} it plays the same game with "
-                            f"the steps that table lacks dropped ({DROPPED})")
-        elif not _same_requirement(given_dropped[key], wanted_dropped[key]):
-            problems.append(f"states {DROPPED} {key}={flow(given_dropped[key])}, but the values under which it plays "
-                            f"the same game with steps dropped are {flow(wanted_dropped[key])}")
+    problems += _stated_values_problems(REDERIVED, stored_rederived(case), computed[REDERIVED],
+                                        "no other value of {key} changes only its legal sets",
+                                        "only its legal sets differ", "the values that change only its legal sets")
+    problems += _stated_values_problems(DROPPED, stored_dropped(case), computed.get(DROPPED, {}),
+                                        "under no other value of {key} does it play the same game with the steps "
+                                        "that value's table lacks dropped",
+                                        "it plays the same game with the steps that table lacks dropped",
+                                        "the values under which it plays the same game with steps dropped")
     return ("stale requires: " + "; ".join(problems) + " (euchre-spec corpus requirements --write)") if problems else None
+
+
+def _stated_values_problems(name: str, given: Mapping[str, Any], wanted: Mapping[str, Any], none: str, holds: str,
+                            values: str) -> list[str]:
+    """How the values a case states under ``name`` (``legal_sets_rederived``, ``steps_dropped``)
+    differ from those computed: ``none`` says that no other value qualifies (``{key}`` is the
+    option), ``holds`` what holds under a value, ``values`` what the qualifying values are."""
+    problems = []
+    for key in sorted(set(given) | set(wanted)):
+        if key not in wanted:
+            problems.append(f"states {name} {key}={flow(given[key])}, but " + none.format(key=key))
+        elif key not in given:
+            problems.append(f"does not state that under {key}={flow(wanted[key])} {holds} ({name})")
+        elif not _same_requirement(given[key], wanted[key]):
+            problems.append(f"states {name} {key}={flow(given[key])}, but {values} are {flow(wanted[key])}")
+    return problems
 
 
 def flow(value: Any) -> str:
