@@ -171,6 +171,8 @@ def test_corpus_stats_counts_cases_per_requirement():
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Cases per requirement" in done.stdout and "euchre: the defaults" in done.stdout
     assert "euchre: dealer-discard=not-upcard" in done.stdout       # the profile whose every dealer reaches it
+    dropped = done.stdout.split("Cases per value it runs under with steps dropped")[1].split("Cases per tag")[0]
+    assert "euchre: going-alone=false" in dropped                     # the maker's declined lone hand, dropped
     line = next(l for l in done.stdout.splitlines() if l.startswith("runnable with the default options"))
     ran, total = map(int, line.split(" euchre ")[1].split(",")[0].split(" of "))
     assert total > 300 and ran * 100 >= 60 * total                 # the target, for the defaults
