@@ -99,12 +99,20 @@ def _requirement_names(case) -> list[str]:
     return names or [f"{case.variant}: the defaults"]
 
 
+def _dropped_names(case) -> list[str]:
+    """The option values under which a case runs with the steps their table lacks dropped (``steps_dropped:``)."""
+    from .requirements import flow, stored_dropped
+
+    return [f"{case.variant}: {key}={flow(value)}" for key, value in sorted(stored_dropped(case).items())]
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     meta = load_corpus_meta()
     cases, problems = load_cases(tags=meta.tags)
     for title, key in (("variant", lambda c: [c.variant]),
                        ("option", lambda c: [f"{c.variant}: {k}={v}" for k, v in sorted(c.options.items())] or [f"{c.variant}: defaults"]),
                        ("requirement", _requirement_names),
+                       ("value it runs under with steps dropped", _dropped_names),
                        ("tag", lambda c: c.tags)):
         counts = Counter(name for case in cases for name in key(case))
         table = Table(title=f"Cases per {title}")

@@ -25,6 +25,23 @@ sets left out, checked by lint like ``requires:``). An engine declaring one runs
 the legal sets it states re-derived by the reference under the engine's options: every step
 is still checked, against the reference's sets, and the result says which expectations were
 re-derived and why.
+
+Some values take a step out of the table: with no lone hands the maker is never asked to go
+alone, and a script that has him decline plays the same game without that step. Such values
+are stored too (``steps_dropped:``, checked by lint like ``requires:``): a case qualifies when,
+replayed on the reference under the value, the scripted steps acting at a phase of its own
+table that the other table does not have (where the other table's game is elsewhere) are
+dropped, every other step still plays, and every other expectation the case states holds:
+the end of every hand and of the case (points, scores, winners) unchanged, only the legal
+sets and the fields of the one observation just before each dropped run re-derived (that
+observation now meets the dropped step's stated one, which is kept). A maker who really goes
+alone never qualifies: his partner's scripted plays or the points break the replay. An engine
+declaring such a value runs the case so derived, replayed whole on the reference first, and
+the result names the dropped steps and the value. The same derivation vouches for the
+combination of an engine's values where the one-at-a-time replays could not: a value that
+cannot be chosen with the case's own options (no lone hands beside the Canadian loner rule)
+is never replayed, so never required, and where the engine's values together take out a step
+the script takes, the case runs with that step dropped, or not at all.
 """
 
 from __future__ import annotations
@@ -53,12 +70,14 @@ from .engine_process import InProcessEngine
 from .forked_map import forked_map, usable_cores
 from .reference_engine import ReferenceEngine
 from .json_values import same_set
-from .runner import Session, declares_value
+from .runner import Session, declares_value, same_value
 from .seat_views import ReferenceReplay
 
 CACHE_KIND = "case-requirements"
 REDERIVED = "legal_sets_rederived"   # the case key: values under which only its legal sets differ
 REDERIVED_NOTE = "legal sets re-derived on the reference"   # how a result's detail says so (reports count it)
+DROPPED = "steps_dropped"   # the case key: values under which it runs with the steps their table lacks dropped
+DROPPED_NOTE = "steps dropped on the reference"   # how a result's detail says so
 METHOD = 2               # bump when the computation changes: cached answers are then recomputed
 NEAR_SPAN = 8            # a range this narrow is tried value by value
 REPLAY_DEADLINE = 1800.0
@@ -184,12 +203,15 @@ def _alternatives_not_cached():
 
 
 def compute(case: Case) -> dict[str, dict[str, Any]]:
-    """What ``case`` requires: ``{"requires": ..., "legal_sets_rederived": ...}``. The first
-    maps each option its script reaches to the values under which it plays the same; the
-    second, for some of those options, the other values under which it plays the same moves to
-    the same observations and results, only the legal sets it states differing."""
+    """What ``case`` requires: ``{"requires": ..., "legal_sets_rederived": ..., "steps_dropped": ...}``.
+    The first maps each option its script reaches to the values under which it plays the same;
+    the second, for some of those options, the other values under which it plays the same moves
+    to the same observations and results, only the legal sets it states differing; the third,
+    the other values under which it plays the same game once the steps their table lacks are
+    dropped (:func:`steps_dropped_values`)."""
     with _alternatives_not_cached():
-        return _compute(case)
+        found = _compute(case)
+        return {**found, DROPPED: steps_dropped_values(case, found["requires"], found[REDERIVED])}
 
 
 def _compute(case: Case) -> dict[str, dict[str, Any]]:
@@ -224,6 +246,141 @@ def _compute(case: Case) -> dict[str, dict[str, Any]]:
                 marked = [(value, any(value == v and type(value) is type(v) for v in legal_only)) for value, _ in tried]
                 rederived[key] = as_requirement(option, marked, legal_only[0])
     return {"requires": required, REDERIVED: rederived}
+
+
+# -- the steps another table lacks: dropped from the script, the game it plays compared ---------------
+def steps_dropped_values(case: Case, required: Mapping[str, Any], rederived: Mapping[str, Any]) -> dict[str, Any]:
+    """For each option the case requires, its other values (neither allowed by the requirement
+    nor changing only legal sets) under which the case plays the same game with the steps
+    their table lacks dropped (:func:`plays_with_steps_dropped`), in the shape of ``requires``."""
+    if case.data.get("expected_failure") or any(hand.get("perft") for hand in case.hands):
+        return {}
+    found: dict[str, Any] = {}
+    selected = case.table.selected
+    for key, requirement in required.items():
+        option = case.table.table["options"][key]
+        tried: list[tuple[Any, bool]] = []
+        for value in candidates(case, key):
+            if allows(requirement, value) or (key in rederived and allows(rederived[key], value)):
+                continue
+            if not _allowed(case, key, value):
+                continue
+            other = under(case, {**selected, key: value})
+            if other is not None:
+                tried.append((value, plays_with_steps_dropped(case, other)))
+        agreeing = [value for value, agrees in tried if agrees]
+        if agreeing:
+            found[key] = as_requirement(option, tried, agreeing[0])
+    return found
+
+
+def plays_with_steps_dropped(case: Case, other: Case) -> bool:
+    """Whether ``other`` (the case under another table) plays the case's game once the steps
+    its table lacks are dropped: its legal sets re-derived, every other expectation kept."""
+    try:
+        made = drop_absent_steps(case, other)
+        if made is None:
+            return False
+        derived, _ = rederive_legal_sets(made[0])
+    except (ActionError, SpecError):
+        return False
+    return replays(derived)
+
+
+def absent_phases(case: Case, other: Case) -> frozenset[str]:
+    """The phases of the steps of ``case``'s table (its decisions) that ``other``'s table has no step for."""
+    mine = ReferenceReplay(case).rules.steps
+    theirs = {step.phase for step in ReferenceReplay(other).rules.steps}
+    return frozenset(step.phase for step in mine if step.phase and step.phase not in theirs)
+
+
+@dataclasses.dataclass
+class _Anchor:
+    """The last observation the script states before a run of dropped steps: a hand's
+    ``after_deal``, or the ``expect`` (and ``view``) of the step kept before them."""
+
+    holder: dict[str, Any]       # the hand (its after_deal) or the step (its expect and view)
+    key: str                     # "after_deal" or "expect"
+    where: str                   # "hand 1 after the deal", "hand 1 step 3" (numbered as in the case file)
+
+
+def drop_absent_steps(case: Case, other: Case) -> tuple[Case, list[str], list[str]] | None:
+    """``other`` with every scripted step dropped that acts at a phase of ``case``'s table which
+    ``other``'s table lacks (while ``other``'s game is not in that phase): returns the derived
+    case, the steps dropped ("hand 1 step 5 (seat 2 pass at phase alone)", numbered as in the
+    case file) and the observations re-derived; None where nothing is dropped. The observation
+    stated just before a dropped run takes the stated fields of the run's last step (the state
+    both games reach there, kept and so checked); its other fields that the reference under
+    ``other``'s table shows differently are re-derived. Raises ActionError where a kept step
+    does not play under ``other``'s table."""
+    gone = absent_phases(case, other)
+    if not gone:
+        return None
+    setup, hands, expect = copy.deepcopy((other.setup, other.hands, other.expect))
+    mine, theirs = ReferenceReplay(case), ReferenceReplay(other)
+    dropped: list[str] = []
+    rederived: list[str] = []
+    for h, hand in enumerate(hands, 1):
+        if "deal_reject" in hand:
+            continue
+        mine.deal(hand["deal"])
+        theirs.deal(hand["deal"])
+        anchor = _Anchor(hand, "after_deal", f"hand {h} after the deal")
+        run: list[dict[str, Any]] = []
+        kept: list[dict[str, Any]] = []
+        for s, step in enumerate(hand["steps"], 1):
+            phase = mine.state.phase
+            if phase in gone and theirs.state.phase != phase:
+                shown = "refused" if "reject" in step else f"at phase {phase}"
+                dropped.append(f"hand {h} step {s} (seat {step['seat']} {step['action']} {shown})")
+                if "reject" not in step:
+                    mine.act(step["seat"], step["action"])
+                    run.append(step)
+                continue
+            if run:
+                rederived += _meet(anchor, run[-1], theirs)
+                run = []
+            if "reject" not in step:
+                mine.act(step["seat"], step["action"])
+                theirs.act(step["seat"], step["action"])
+                anchor = _Anchor(step, "expect", f"hand {h} step {s}")
+            kept.append(step)
+        if run:
+            rederived += _meet(anchor, run[-1], theirs)
+        hand["steps"] = kept
+    if not dropped:
+        return None
+    return dataclasses.replace(other, setup=setup, hands=hands, expect=expect), dropped, rederived
+
+
+def _meet(anchor: _Anchor, last: dict[str, Any], theirs: ReferenceReplay) -> list[str]:
+    """Make the observation at ``anchor`` the one after ``last`` (the last dropped step):
+    ``last``'s stated fields are kept as stated; the anchor's other fields are re-derived
+    where the reference shows them differently. Returns where something was re-derived."""
+    seen = theirs.state.observation(None)
+    stated = dict(anchor.holder.get(anchor.key) or {})
+    changed = False
+    for field, value in list(stated.items()):
+        if field in seen and field != "legal" and field not in (last.get("expect") or {}) and not same_value(field, value, seen[field]):
+            stated[field] = seen[field]
+            changed = True
+    stated.update(last.get("expect") or {})
+    if stated:
+        anchor.holder[anchor.key] = stated
+    where = [anchor.where] if changed else []
+    if anchor.key == "expect":
+        view = anchor.holder.get("view")
+        if view is None and last.get("view") is not None:
+            anchor.holder["view"] = copy.deepcopy(last["view"])
+        elif view is not None:
+            shown = theirs.state.observation(view.get("seat"))
+            fields = view.get("expect") or {}
+            differ = [f for f in fields if f in shown and f != "legal" and not same_value(f, fields[f], shown[f])]
+            for field in differ:
+                fields[field] = shown[field]
+            if differ:
+                where.append(f"{anchor.where} (seat {view.get('seat')}'s view)")
+    return where
 
 
 # -- the legal sets a case states: left out (to find the values that change only them), re-derived --
@@ -326,13 +483,20 @@ def allows(requirement: Any, value: Any) -> bool:
 
 # -- the corpus's requirements: computed (cached), stored, compared ----------------------------------
 def _cache_key(case: Case) -> str:
-    data = {k: v for k, v in case.data.items() if k != "requires"}
+    data = {k: v for k, v in case.data.items() if k not in ("requires", DROPPED)}
     text = json.dumps([METHOD, __version__, case.table.sha256, data], sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+_EARLIER: dict[str, dict[str, Any]] = {}
+
+
 def _compute_job(case: Case) -> dict[str, Any]:
-    return compute(case)
+    earlier = _EARLIER.get(case.id)
+    if earlier is None:
+        return compute(case)
+    with _alternatives_not_cached():
+        return {**earlier, DROPPED: steps_dropped_values(case, earlier["requires"], earlier[REDERIVED])}
 
 
 def requirements_of(cases: list[Case], jobs: int | None = None) -> dict[str, dict[str, dict[str, Any]]]:
@@ -342,15 +506,17 @@ def requirements_of(cases: list[Case], jobs: int | None = None) -> dict[str, dic
     todo: list[Case] = []
     for case in cases:
         cached = cache.read(CACHE_KIND, _cache_key(case))
-        if isinstance(cached, dict) and set(cached) == {"requires", REDERIVED}:
+        if isinstance(cached, dict) and set(cached) == {"requires", REDERIVED, DROPPED}:
             found[case.id] = cached
         else:
             todo.append(case)
+            if isinstance(cached, dict) and set(cached) == {"requires", REDERIVED}:
+                _EARLIER[case.id] = cached        # worked out before steps_dropped: only that is replayed
     cores = min(jobs or usable_cores(), usable_cores())
     done = forked_map(_compute_job, todo, [max(1, case.steps) for case in todo], cores, REPLAY_DEADLINE) \
         if cores > 1 and len(todo) > 8 else {}
     for index, case in enumerate(todo):
-        answer = done[index] if index in done else compute(case)
+        answer = done[index] if index in done else _compute_job(case)
         found[case.id] = answer
         cache.write(CACHE_KIND, _cache_key(case), answer)
     return found
@@ -365,6 +531,12 @@ def stored(case: Case) -> dict[str, Any] | None:
 def stored_rederived(case: Case) -> dict[str, Any]:
     """The values a case file states its legal sets may be re-derived under (``legal_sets_rederived:``)."""
     value = case.data.get(REDERIVED) if isinstance(case.data, dict) else None
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def stored_dropped(case: Case) -> dict[str, Any]:
+    """The values a case file states it runs under with the steps their table lacks dropped (``steps_dropped:``)."""
+    value = case.data.get(DROPPED) if isinstance(case.data, dict) else None
     return dict(value) if isinstance(value, dict) else {}
 
 
@@ -387,18 +559,31 @@ def stale(case: Case, computed: Mapping[str, Mapping[str, Any]]) -> str | None:
             problems.append(f"does not state that it requires {key}={flow(wanted[key])}")
         elif not _same_requirement(given[key], wanted[key]):
             problems.append(f"requires {key}={flow(given[key])}, but the values its script allows are {flow(wanted[key])}")
-    given_legal, wanted_legal = stored_rederived(case), computed[REDERIVED]
-    for key in sorted(set(given_legal) | set(wanted_legal)):
-        if key not in wanted_legal:
-            problems.append(f"states {REDERIVED} {key}={flow(given_legal[key])}, but no other value of {key} "
-                            f"changes only its legal sets")
-        elif key not in given_legal:
-            problems.append(f"does not state that under {key}={flow(wanted_legal[key])} only its legal sets differ "
-                            f"({REDERIVED})")
-        elif not _same_requirement(given_legal[key], wanted_legal[key]):
-            problems.append(f"states {REDERIVED} {key}={flow(given_legal[key])}, but the values that change only its "
-                            f"legal sets are {flow(wanted_legal[key])}")
+    problems += _stated_values_problems(REDERIVED, stored_rederived(case), computed[REDERIVED],
+                                        "no other value of {key} changes only its legal sets",
+                                        "only its legal sets differ", "the values that change only its legal sets")
+    problems += _stated_values_problems(DROPPED, stored_dropped(case), computed.get(DROPPED, {}),
+                                        "under no other value of {key} does it play the same game with the steps "
+                                        "that value's table lacks dropped",
+                                        "it plays the same game with the steps that table lacks dropped",
+                                        "the values under which it plays the same game with steps dropped")
     return ("stale requires: " + "; ".join(problems) + " (euchre-spec corpus requirements --write)") if problems else None
+
+
+def _stated_values_problems(name: str, given: Mapping[str, Any], wanted: Mapping[str, Any], none: str, holds: str,
+                            values: str) -> list[str]:
+    """How the values a case states under ``name`` (``legal_sets_rederived``, ``steps_dropped``)
+    differ from those computed: ``none`` says that no other value qualifies (``{key}`` is the
+    option), ``holds`` what holds under a value, ``values`` what the qualifying values are."""
+    problems = []
+    for key in sorted(set(given) | set(wanted)):
+        if key not in wanted:
+            problems.append(f"states {name} {key}={flow(given[key])}, but " + none.format(key=key))
+        elif key not in given:
+            problems.append(f"does not state that under {key}={flow(wanted[key])} {holds} ({name})")
+        elif not _same_requirement(given[key], wanted[key]):
+            problems.append(f"states {name} {key}={flow(given[key])}, but {values} are {flow(wanted[key])}")
+    return problems
 
 
 def flow(value: Any) -> str:
@@ -432,9 +617,10 @@ def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str
             indent = " " * lines[id_line - 1].index("id:")
             answer = computed[case.id]
             text = indent + f"requires: {flow(dict(answer['requires']))}\n"
-            if answer[REDERIVED]:
-                text += indent + f"{REDERIVED}: {flow(dict(answer[REDERIVED]))}\n"
-            old = [located.lines.get(path + (key,)) for key in ("requires", REDERIVED)]
+            for key in (REDERIVED, DROPPED):
+                if answer.get(key):
+                    text += indent + f"{key}: {flow(dict(answer[key]))}\n"
+            old = [located.lines.get(path + (key,)) for key in ("requires", REDERIVED, DROPPED)]
             old = [line for line in old if line is not None]
             if old:
                 edits.append((old[0] - 1, text, True))
@@ -488,9 +674,11 @@ def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str
     """The options an engine declaring ``declared`` lacks for ``case``: every option the case
     requires (``requires:``; a case stating none requires all its options at their values)
     that the engine plays at no value the requirement allows, nor at a value under which the
-    case's legal sets are re-derived (``legal_sets_rederived:``)."""
+    case's legal sets are re-derived (``legal_sets_rederived:``) or its steps dropped
+    (``steps_dropped:``)."""
     requires = stored(case)
     rederived = stored_rederived(case) if requires is not None else {}
+    dropped = stored_dropped(case) if requires is not None else {}
     needs = []
     options = case.table.table.get("options", {})
     for key, value in case.table.selected.items():
@@ -500,10 +688,14 @@ def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str
         found, _ = engine_value(declared, key, options.get(key, {}), value, requirement)
         if not found and key in rederived:
             found, _ = engine_value(declared, key, options.get(key, {}), value, rederived[key])
+        if not found and key in dropped:
+            found, _ = engine_value(declared, key, options.get(key, {}), value, dropped[key])
         if not found:
             shown = flow(requirement) if isinstance(requirement, list) else yaml_text(requirement)
             if key in rederived:
                 shown += f" (or {flow(rederived[key])}, its legal sets re-derived)"
+            if key in dropped:
+                shown += f" (or {flow(dropped[key])}, the steps that table lacks dropped)"
             unlisted = "" if key in declared else " (an option not listed is supported at its default only)"
             needs.append((key, f"option {key}={shown} is not declared{unlisted}"))
     return needs
@@ -535,15 +727,21 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
         return case, None
     requires = stored(case) or {}
     rederived = stored_rederived(case)
+    dropped = stored_dropped(case)
     options = case.table.table.get("options", {})
     selection = dict(case.table.selected)
     derived_under: list[str] = []
+    dropped_under: list[str] = []
     for key, current in case.table.selected.items():
         found, value = engine_value(declared, key, options.get(key, {}), current, requires.get(key), key in requires)
         if not found and key in rederived:
             found, value = engine_value(declared, key, options.get(key, {}), current, rederived[key])
             if found:
                 derived_under.append(f"{key}={yaml_text(value)}")
+        if not found and key in dropped:
+            found, value = engine_value(declared, key, options.get(key, {}), current, dropped[key])
+            if found:
+                dropped_under.append(f"{key}={yaml_text(value)}")
         if found:
             selection[key] = value
     if selection == case.table.selected:
@@ -554,7 +752,8 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
         return case, f"the options it declares ({changed}) cannot be chosen with the case's others"
     key = (case.id, other.table.sha256)
     if key not in _ADAPTED:
-        _ADAPTED[key] = _adapt(other, derived_under, changed)
+        _ADAPTED[key] = _adapt_dropping(case, other, dropped_under, derived_under, changed) if dropped_under \
+            else _adapt(other, derived_under, changed, case)
     made = _ADAPTED[key]
     if made.case is None:
         return case, made.why
@@ -563,12 +762,18 @@ def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
     return made.case, None
 
 
-def _adapt(other: Case, derived_under: list[str], changed: str) -> _Adapted:
+def _adapt(other: Case, derived_under: list[str], changed: str, case: Case | None = None) -> _Adapted:
     """Vouch for a case under the engine's values: replayed on the reference as it stands, or,
     where some values change only its legal sets, with those sets re-derived and replayed."""
     differently = _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on the reference")
     if not derived_under:
-        return _Adapted(other) if replays(other) else differently
+        if replays(other):
+            return _Adapted(other)
+        # The requirements were found one option at a time: an option whose other values
+        # cannot be chosen with the case's own (no lone hands with the Canadian loner rule)
+        # was never replayed under them. Where the engine's values together take out a step
+        # the script takes, the case may still play the same game with that step dropped.
+        return _adapt_dropping(case, other, [changed], [], changed) if case is not None else differently
     try:
         derived, where = rederive_legal_sets(other)
     except (ActionError, SpecError):
@@ -577,10 +782,40 @@ def _adapt(other: Case, derived_under: list[str], changed: str) -> _Adapted:
         return differently
     if not where:
         return _Adapted(derived)
-    shown = ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
-    note = (f"{REDERIVED_NOTE} at {shown}: under {', '.join(derived_under)} the case's moves, "
+    note = (f"{REDERIVED_NOTE} at {_listed(where)}: under {', '.join(derived_under)} the case's moves, "
             f"observations and results stay the same and only those sets differ")
     return _Adapted(derived, note=note)
+
+
+def _adapt_dropping(case: Case, other: Case, dropped_under: list[str], derived_under: list[str], changed: str) -> _Adapted:
+    """Vouch for a case under values whose table lacks steps its script takes: those steps
+    dropped, the observation before each dropped run and the legal sets re-derived by the
+    reference under the engine's options, the derived case replayed whole on the reference."""
+    differently = _Adapted(None, f"under the options it declares ({changed}) the case's script, with the steps "
+                                 f"that table lacks dropped, plays differently on the reference")
+    try:
+        made = drop_absent_steps(case, other)
+        if made is None:
+            return _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on "
+                                  f"the reference")
+        derived, legal_where = rederive_legal_sets(made[0])
+    except (ActionError, SpecError):
+        return differently
+    if not replays(derived):
+        return differently
+    _, dropped, observed = made
+    note = (f"{DROPPED_NOTE}: {_listed(dropped)} (numbered as in the case file) are not played: under "
+            f"{', '.join(dropped_under)} the table has no such step, and the case plays the same game without them")
+    if observed:
+        note += f"; observations re-derived at {_listed(observed)}"
+    if legal_where:
+        under_too = f" (under {', '.join(derived_under)} only those sets differ)" if derived_under else ""
+        note += f"; {REDERIVED_NOTE} at {_listed(legal_where)} (numbered as played){under_too}"
+    return _Adapted(derived, note=note)
+
+
+def _listed(where: list[str]) -> str:
+    return ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
 
 
 def rederived_note(played: Case) -> str | None:

@@ -175,6 +175,10 @@ def unsupported_needs(hello: dict[str, Any], case: Case) -> list[tuple[str, str]
         needs.append(("command deal-deck", "deals given as a pack order (command deal-deck) are not declared"))
     if any(hand.get("perft") for hand in case.hands) and "perft" not in commands:
         needs.append(("command perft", "perft counts (command perft) are not declared"))
+    declines = hello.get("declines") if isinstance(hello.get("declines"), dict) else {}
+    if "first_dealer" in case.setup and "first-dealer" in declines:
+        needs.append(("first-dealer (not declined)", f"a first dealer chosen from cards (new_game with first_dealer) "
+                                                     f"is declined in hello: {one_line(str(declines['first-dealer']))}"))
     if variants == "*":
         return needs
     if not isinstance(variants, dict) or case.variant not in variants:
@@ -608,3 +612,6 @@ def _same(key: str, expected: Any, actual: Any) -> bool:
         return (isinstance(actual, list) and len(actual) == len(expected)
                 and all(a is None if e is None else same_set(e, a) for a, e in zip(actual, expected)))
     return strict_equal(expected, actual)
+
+
+same_value = _same     # how an expectation is compared, for those who derive one (conformance.requirements)

@@ -25,6 +25,7 @@ from .cases import Case
 
 VIEWS_EVERY_STEP = "every-step"
 _RULES: dict[str, Rules] = {}
+_KEEP_RULES = 256
 
 
 def wants_views(case: Case, hello: dict[str, Any] | None) -> bool:
@@ -40,6 +41,8 @@ class ReferenceReplay:
         table = case.table
         rules = _RULES.get(table.sha256)
         if rules is None:
+            if len(_RULES) >= _KEEP_RULES:      # the requirements replay thousands of other tables
+                _RULES.clear()
             rules = _RULES[table.sha256] = Rules(table)
         self.rules = rules
         self.names = frozenset(rules.card_names)

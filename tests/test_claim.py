@@ -102,3 +102,19 @@ def test_needs_name_every_missing_declaration():
     assert "command perft" in needs and f"variant {case.variant}" in needs
     found = claims([("euchre", "pass", None), ("euchre", "unsupported", ["b", "a"]), ("euchre", "unsupported", ["a"])])
     assert found[0].sentence() == "ran 1 of 3 euchre cases (33%); declare a, b to run 2 more"
+
+
+def test_a_first_dealer_declined_in_hello_is_not_sent():
+    # Five Hundred cuts for the first deal (game.first-dealer: cut), an option of no table: an
+    # engine that picks its first dealer at random says so in hello, and the case is not run.
+    case = next(c for c in load_cases(tags=load_corpus_meta().tags)[0]
+                if c.variant == "five-hundred-four" and "first_dealer" in c.setup)
+    plays_all = {"variants": "*", "commands": ["deal-deck", "perft"]}
+    declines = {**plays_all, "declines": {"first-dealer": "it draws its first dealer at random"}}
+    assert unsupported_needs(plays_all, case) == []
+    assert unsupported_needs(declines, case) == [
+        ("first-dealer (not declined)", "a first dealer chosen from cards (new_game with first_dealer) is declined in "
+                                        "hello: it draws its first dealer at random")]
+    given_dealer = next(c for c in load_cases(tags=load_corpus_meta().tags)[0]
+                        if c.variant == "five-hundred-four" and "dealer" in c.setup)
+    assert unsupported_needs(declines, given_dealer) == []

@@ -64,6 +64,8 @@ def test_hello_declares_the_one_variant_with_its_options():
     hello = StandIn().handle({"type": "hello", "protocol": 1})
     assert hello["protocol"] == 1 and hello["variants"] == {"euchre": {"options": {"game-target": [10]}}}
     assert hello["engine"]["name"] == "stand-in" and hello["commands"] == []
+    # it cannot choose a first dealer from cards, and says so once, in hello, with why
+    assert hello["declines"] == {"first-dealer": "the stand-in cannot cut for the deal"}
 
 
 def test_out_of_place_requests_are_wrong_phase_and_unknown_types_bad_message():

@@ -83,10 +83,14 @@ def test_an_engine_declaring_other_values_of_unreached_options_runs_the_case():
     assert unsupported_needs(hello, case) == []
     played, why = adapted(hello, case)
     assert why is None and played.table.selected["defending-alone"] is False and played.table.selected["lone-lead"] == "eldest"
-    # an option it reaches, declared at another value only, keeps it from running
-    # (no going alone: the maker's alone decision, a step of the script, would not exist)
-    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"going-alone": [False]}}}}, case))
-    assert "going-alone" in needs and "going-alone=true" in needs["going-alone"]
+    # an option it reaches, declared at another value only, keeps it from running (the
+    # Canadian loner rule would send seat 2, the dealer's partner who orders up, alone)
+    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"canadian-loner": [True]}}}}, case))
+    assert "canadian-loner" in needs and "canadian-loner=false" in needs["canadian-loner"]
+    # one under whose other value a step of the script would not exist says so in the hint
+    # (no going alone: the maker's decision not to, dropped; tests/test_requirements_dropped.py)
+    needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"going-alone": []}}}}, case))
+    assert needs["going-alone"].startswith("option going-alone=true (or false, the steps that table lacks dropped) is not declared")
     # one that changes only its legal sets says so in the hint
     needs = dict(unsupported_needs({"variants": {"euchre": {"options": {"reneging": []}}}}, case))
     assert needs["reneging"].startswith("option reneging=forbidden (or claimed, its legal sets re-derived) is not declared")
@@ -167,6 +171,8 @@ def test_corpus_stats_counts_cases_per_requirement():
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Cases per requirement" in done.stdout and "euchre: the defaults" in done.stdout
     assert "euchre: dealer-discard=not-upcard" in done.stdout       # the profile whose every dealer reaches it
+    dropped = done.stdout.split("Cases per value it runs under with steps dropped")[1].split("Cases per tag")[0]
+    assert "euchre: going-alone=false" in dropped                     # the maker's declined lone hand, dropped
     line = next(l for l in done.stdout.splitlines() if l.startswith("runnable with the default options"))
     ran, total = map(int, line.split(" euchre ")[1].split(",")[0].split(" of "))
     assert total > 300 and ran * 100 >= 60 * total                 # the target, for the defaults

@@ -39,6 +39,18 @@ def test_recorded_exchange_replays_live():
 
 
 @needs_engine("RLCARD_500_DIR", "campbellborder/rlcard-500")
+def test_a_case_whose_first_dealer_is_cut_is_not_run_and_says_why():
+    # The engine's game draws its first dealer at random (FiveHundredGame.init_game), so it
+    # cannot cut for the deal; its hello declines first-dealer, and the case is not run
+    # rather than failed by the refusal of its new_game.
+    case = "gen-five-hundred-four-1000128"
+    found = check_cases(ADAPTERS / "rlcard_500_engine.py", [case])[case]
+    assert found["outcome"] == "unsupported", found
+    assert "first dealer chosen from cards (new_game with first_dealer) is declined in hello: rlcard-500 cannot " \
+           "cut for the first deal" in found["detail"], found
+
+
+@needs_engine("RLCARD_500_DIR", "campbellborder/rlcard-500")
 def test_the_suite_finds_both_defects():
     cases = check_cases(ADAPTERS / "rlcard_500_engine.py", ["five-hundred-four-no-bid-thrown-in", "five-hundred-four-defence-stops-at-490"])
     no_bid = cases["five-hundred-four-no-bid-thrown-in"]

@@ -10,7 +10,8 @@ each adapter in ``tools/adapters`` declares (read from its source: ``DECLARED_OP
 its variant, or the ``variants`` of its ``hello``). A corpus whose cases state no
 ``requires:`` is selected as before they existed: a case needs every option of its table. A
 case run with some of its legal sets re-derived under the engine's options (its
-``legal_sets_rederived:``) is counted as run, and the count of those is given beside.
+``legal_sets_rederived:``), or with steps its table lacks dropped (``steps_dropped:``), is
+counted as run, and the count of those is given beside.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.requirements import adapted, rederived_note  # noqa: E402
+from conformance.requirements import DROPPED_NOTE, adapted, rederived_note  # noqa: E402
 from conformance.runner import unsupported_needs  # noqa: E402
 
 STANDARD = {
@@ -75,29 +76,36 @@ def _hello_variants(tree: ast.Module) -> tuple[dict[str, Any] | None, list[str]]
 
 
 def adapter_declarations(folder: Path = ROOT / "tools" / "adapters") -> dict[str, dict[str, Any]]:
-    """Each adapter's hello (variants and commands), read from its source."""
+    """Each adapter's hello (variants, commands and what it declines), read from its source:
+    an adapter of ``protocol_adapter.OneVariantAdapter`` declines ``first-dealer`` with its
+    ``NO_FIRST_DEALER``."""
     found = {}
     for path in sorted(folder.glob("*_engine.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         variants, commands = _hello_variants(tree)
+        names = _literal_assignments(tree)
         if variants is None:
-            names = _literal_assignments(tree)
             if "DECLARED_OPTIONS" not in names or "VARIANT" not in names:
                 continue
             variants = {names["VARIANT"]: {"options": names["DECLARED_OPTIONS"]}}
-        found[f"adapter {path.stem}"] = {"variants": variants, "commands": commands}
+        hello: dict[str, Any] = {"variants": variants, "commands": commands}
+        if "NO_FIRST_DEALER" in names:
+            hello["declines"] = {"first-dealer": names["NO_FIRST_DEALER"]}
+        found[f"adapter {path.stem}"] = hello
     return found
 
 
 def runs(hello: dict[str, Any], case: Any) -> str | None:
     """How the case runs on an engine declaring ``hello``: ``as-is``, ``rederived`` (some of its
-    legal sets re-derived by the reference under the engine's options), or None (it does not)."""
+    legal sets re-derived by the reference under the engine's options), ``dropped`` (steps the
+    engine's table lacks dropped), or None (it does not)."""
     if unsupported_needs(hello, case):
         return None
     played, why = adapted(hello, case)
     if why is not None:
         return None
-    return "rederived" if rederived_note(played) else "as-is"
+    note = rederived_note(played) or ""
+    return "dropped" if note.startswith(DROPPED_NOTE) else "rederived" if note else "as-is"
 
 
 def main() -> int:
@@ -107,16 +115,17 @@ def main() -> int:
     cases, problems = load_cases([args.corpus] if args.corpus else None)
     if problems:
         print(f"{len(problems)} unreadable case(s); first: {problems[0]}", file=sys.stderr)
-    hellos = {name: {"variants": variants, "commands": []} for name, variants in STANDARD.items()}
+    hellos: dict[str, dict[str, Any]] = {name: {"variants": variants, "commands": []} for name, variants in STANDARD.items()}
     hellos.update(adapter_declarations())
     for name, hello in hellos.items():
         parts = []
         for variant in sorted(hello["variants"]):
             mine = [case for case in cases if case.variant == variant]
             how = [runs(hello, case) for case in mine]
-            ran, rederived = sum(h is not None for h in how), how.count("rederived")
+            ran, rederived, dropped = sum(h is not None for h in how), how.count("rederived"), how.count("dropped")
             parts.append(f"{ran} of {len(mine)} {variant} cases ({ran * 100 // max(1, len(mine))}%)"
-                         + (f", {rederived} of them with legal sets re-derived" if rederived else ""))
+                         + (f", {rederived} of them with legal sets re-derived" if rederived else "")
+                         + (f", {dropped} with steps dropped" if dropped else ""))
         print(f"{name}: " + "; ".join(parts))
     return 0
 

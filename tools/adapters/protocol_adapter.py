@@ -20,11 +20,15 @@ IN_GAME = ("deal", "act", "state", "legal")
 
 
 def hello_reply(name: str, version: str, language: str, url: str, variant: str,
-                options: dict[str, list[Any]]) -> dict[str, Any]:
+                options: dict[str, list[Any]], no_first_dealer: str | None = None) -> dict[str, Any]:
     """The ``hello`` reply of an adapter that plays one variant with the declared options and
-    no command: only the engine's facts differ between adapters."""
-    return {"protocol": 1, "engine": {"name": name, "version": version, "language": language, "url": url},
-            "variants": {variant: {"options": options}}, "commands": []}
+    no command: only the engine's facts differ between adapters. ``no_first_dealer``, where
+    given, says why the engine cannot choose its first dealer from cards (``declines``)."""
+    reply = {"protocol": 1, "engine": {"name": name, "version": version, "language": language, "url": url},
+             "variants": {variant: {"options": options}}, "commands": []}
+    if no_first_dealer:
+        reply["declines"] = {"first-dealer": no_first_dealer}
+    return reply
 
 
 def table_target(message: dict[str, Any], default: int = 10) -> int:
@@ -57,8 +61,11 @@ class OneVariantAdapter:
     upper-case attributes) and supplies the engine's part: ``new_game``, ``in_game``, ``deal``,
     ``act`` and ``observation`` (and ``take_rules``, ``end`` where the engine needs them).
 
-    The engines driven so far cannot choose a first dealer from cards, so ``first_dealer`` is
-    refused as ``unsupported`` with ``NO_FIRST_DEALER`` as the reason."""
+    The engines driven so far cannot choose a first dealer from cards (they pick it at random,
+    or have no first deal to choose), so ``hello`` declines ``first-dealer`` with
+    ``NO_FIRST_DEALER`` as the reason, and a ``first_dealer`` sent all the same is refused as
+    ``unsupported``: such a case is not run, not failed, whether or not the variant has an
+    option for the first dealer."""
 
     NAME: str                          # the engine, in hello
     LANGUAGE: str
@@ -110,7 +117,7 @@ class OneVariantAdapter:
 
     def hello(self) -> dict[str, Any]:
         """The ``hello`` reply from the engine's facts."""
-        return hello_reply(self.NAME, self.commit, self.LANGUAGE, self.URL, self.VARIANT, self.DECLARED)
+        return hello_reply(self.NAME, self.commit, self.LANGUAGE, self.URL, self.VARIANT, self.DECLARED, self.NO_FIRST_DEALER)
 
     def take_rules(self, message: dict[str, Any]) -> None:
         """Read what the engine is told of accepted rules (nothing, unless overridden)."""

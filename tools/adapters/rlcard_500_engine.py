@@ -30,7 +30,11 @@ How it is driven, with none of its rules replaced:
 It declares ``five-hundred-four`` with the options it plays: misère and open misère
 (``misere=misere-and-open``, though it offers them at any time: a deviation the suite finds), the kitty thrown in when nobody bids (``no-bid=redeal``,
 the table's default: what it does instead is what the suite checks). It cannot cut for the
-first deal: ``first_dealer`` is refused as ``unsupported``.
+first deal: ``FiveHundredGame.init_game`` draws the first dealer at random
+(``np_random.choice``), so its hello declines ``first-dealer`` and a case that cuts is not
+run (a ``first_dealer`` sent all the same is refused as ``unsupported``). Relabelling the seats
+so that the engine's dealer is the cut's would not help: its dealer is whatever the adapter
+makes the random draw give, so the cut would be the adapter's, not the engine's.
 """
 
 from __future__ import annotations

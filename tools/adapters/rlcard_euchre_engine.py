@@ -201,7 +201,7 @@ class Adapter(SeatViews, OneVariantAdapter):
         name = "RLCard-Euchre (" + ("W23-Euchre-Reinforcement-Learning" if w23 else "euchre_rl") + ")"
         url = ("https://github.com/MichiganDataScienceTeam/W23-Euchre-Reinforcement-Learning" if w23
                else "https://github.com/mbrine555/euchre_rl")
-        return hello_reply(name, engine.commit, self.LANGUAGE, url, self.VARIANT, self.DECLARED)
+        return hello_reply(name, engine.commit, self.LANGUAGE, url, self.VARIANT, self.DECLARED, self.NO_FIRST_DEALER)
 
     def seat_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
         """What RLCard's ``get_state(seat)`` tells that player (``information_state``), beside
