@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 PROTOCOL_VERSION = 1            # the major version, the integer an engine's hello must echo
-PROTOCOL_SEMVER = "1.3.0"       # the protocol page's version (docs/cli.md, "Versions")
+PROTOCOL_SEMVER = "1.4.0"       # the protocol page's version (docs/cli.md, "Versions")
 CORPUS_DIR = Path(str(importlib.resources.files(__name__))) / "corpus"    # package data
 
 
