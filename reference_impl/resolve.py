@@ -284,6 +284,45 @@ def _choose(table: dict[str, Any], wanted: Mapping[str, Any], chain: tuple[Locat
     return chosen
 
 
+def _overridden_by_defaults(chosen: list[opts.Choice], wanted: Mapping[str, Any],
+                            chain: tuple[Located, ...]) -> list[Problem]:
+    """A value the author's table spells, at a path that an option it inherits writes with
+    the value nobody chose (its default): the option's patch is applied after the merge, so
+    the author's value would be replaced without a word (a child's ``game.target: 15`` under
+    the parent's option ``game-target``, default 10). The problem is at the author's line,
+    naming the option and the two cures: choose the option's default, or drop the option."""
+    author = chain[0]
+    if len(chain) < 2 or not isinstance(author.data, dict):
+        return []
+    own = author.data.get("options") or {}
+    locate = _locator(chain)
+    problems = []
+    for choice in chosen:
+        if choice.key in wanted or choice.key in own:
+            continue
+        written = [(dotted, True, value) for dotted, value in (choice.patch.get("sets") or {}).items()]
+        written += [(dotted, False, None) for dotted in (choice.patch.get("remove") or [])]
+        for dotted, sets, value in written:
+            ids = patches.split(dotted)
+            at = _index_path(author.data, ids)
+            if len(at) != len(ids) or at not in author.lines:
+                continue
+            mine = patches.get(author.data, ids) if patches.exists(author.data, ids) else None
+            if sets and mine == value:
+                continue                    # the option writes what the table says: nothing is lost
+            file, line = locate(choice.key, ("options", choice.key))
+            where = file + (f" line {line}" if line else "")
+            span = choice.where == ("range",) and value == choice.value
+            default = mine if span and isinstance(mine, int) and not isinstance(mine, bool) else "<value>"
+            what = f"sets it to {opts.yaml_text(value)}" if sets else "removes it"
+            problems.append(author.problem(at, (
+                f"this value is replaced: the inherited option {choice.key} (declared in {where}) {what} "
+                f"with its default {choice.key}={opts.yaml_text(choice.value)}, after the tables are merged; "
+                f"choose the value through the option (option-defaults: {{{choice.key}: {default}}}) or "
+                f"drop the option to keep this one (drop-options: [{choice.key}])")))
+    return problems
+
+
 def _id_path(table: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
     """``path`` with list indices replaced by the ids of the elements they point at."""
     out = []
@@ -395,20 +434,21 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     table, restrictions = data["table"], data["restrictions"]
     _restrict(table, restrictions, chain)
     chosen = _choose(table, dict(options or {}), chain, restrictions["option-defaults"])
+    overridden = _overridden_by_defaults(chosen, dict(options or {}), chain)
     ledger = patches.Ledger()
     located_problems = opts.apply(table, chosen, _locator(chain), ledger)
     if located_problems:
         raise SpecError([_at_origin(origin, f"{message} ({origin.label})", chain[0])
-                         for origin, message in located_problems])
+                         for origin, message in located_problems] + overridden)
     table["selected"] = {c.key: c.value for c in chosen}
     problems = table_problems(table, SCHEMA)
     problems += [p for p in semantic_problems(table, partial=bool(problems)) if p not in problems]
-    if problems:
+    if problems or overridden:
         label = ", ".join(f"{k}={opts.yaml_text(v)}" for k, v in table["selected"].items() if options and k in options)
         found = _blamed(problems, table, ledger, chain, _own_problems(merged_text))
         if label:
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
-        raise SpecError(found)
+        raise SpecError(found + overridden)
     text = canonical_json(table)
     resolved = ResolvedTable(table["id"], table, text_hash(text), dict(table["selected"]), str(path))
     if key is not None and json.loads(text) == table:      # JSON keeps it exactly

@@ -1,0 +1,89 @@
+"""Tables that `validate` must refuse, each at the author's file and line.
+
+Every table here was accepted once and then played something else than it says, or crashed
+(an outside author's report, issue 37): a child's value replaced by an inherited option, a
+bid taken from a step that did not run, a lone hand with no maker, a swap larger than the
+kitty, a packet count that cost gigabytes to refuse, a scoring row asking about a seat where
+no seat is meant, a step no clause states, a number no engine may report. Each test writes
+the smallest table that shows the fault, as an author would, and finds the refusal at the
+line that says the wrong thing.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from reference_impl.errors import Problem
+from reference_impl.resolve import resolve
+from reference_impl.validate import variant_problems
+
+CHILD_HEAD = """\
+id: {id}
+extends: euchre
+title: A child of Euchre
+summary: Euchre with one change.
+sources:
+  house: {{title: Our reading, kind: house}}
+"""
+
+
+def _child(tmp_path: Path, body: str, ident: str = "child") -> Path:
+    """A child of the shipped Euchre, written as its author would (the body starts on line 7)."""
+    path = tmp_path / f"{ident}.yaml"
+    path.write_text(CHILD_HEAD.format(id=ident) + body, encoding="utf-8")
+    return path
+
+
+def _standalone(tmp_path: Path, edit: Callable[[dict], None], base: str = "euchre", ident: str = "table") -> Path:
+    """A whole table (a shipped one resolved, its options gone), changed by ``edit``."""
+    table = copy.deepcopy(resolve(base).table)
+    table.pop("selected", None)
+    table.pop("options", None)
+    table["id"] = ident
+    edit(table)
+    path = tmp_path / f"{ident}.yaml"
+    path.write_text(yaml.safe_dump(table, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def _line_of(path: Path, text: str) -> int:
+    """The 1-based line of the first line of ``path`` containing ``text``."""
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+def _found(path: Path, words: str) -> list[Problem]:
+    return [p for p in variant_problems(path) if words in p.message]
+
+
+# -- defect 1: a child's own value under an inherited option -------------------------------------
+def test_a_childs_value_that_an_inherited_options_default_replaces_is_refused_at_its_line(tmp_path):
+    path = _child(tmp_path, "game:\n  target: 15\n")
+    found = _found(path, "inherited option game-target")
+    assert len(found) == 1, variant_problems(path)
+    assert found[0].file == str(path) and found[0].line == 8 and found[0].path == "$.game.target", found
+    assert "option-defaults: {game-target: 15}" in found[0].message and "drop-options: [game-target]" in found[0].message
+
+
+def test_any_inherited_option_and_any_path_is_checked(tmp_path):
+    # A child that writes the whole scoring (a list merged by replacement) with its own points
+    # for a lone march: Euchre's range option lone-march-points writes that value by default.
+    rows = copy.deepcopy(resolve("euchre").table["scoring"]["rows"])
+    march = next(r for r in rows if r["id"] == "lone-march")
+    march["award"][0]["points"] = 5
+    path = _child(tmp_path, yaml.safe_dump({"scoring": {"rows": rows}}, sort_keys=False, width=1000))
+    found = _found(path, "inherited option lone-march-points")
+    line = _line_of(path, "id: lone-march") + 1
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = next(n for n in range(line, len(lines) + 1) if "points: 5" in lines[n - 1])
+    assert len(found) == 1 and found[0].file == str(path) and found[0].line == line, found
+    assert found[0].path.endswith(".award[0].points") and "option-defaults: {lone-march-points: 5}" in found[0].message
+
+
+def test_the_cures_are_accepted(tmp_path):
+    assert variant_problems(_child(tmp_path, "option-defaults: {game-target: 15}\n", "cured")) == []
+    assert variant_problems(_child(tmp_path, "drop-options: [game-target]\ngame:\n  target: 15\n", "dropped")) == []
+    assert variant_problems(_child(tmp_path, "game:\n  target: 10\n", "same")) == []
