@@ -112,6 +112,7 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     has_widow = any(p["to"] == "widow" for p in deal["packets"])
     clause_ids = {c["id"] for c in t.get("clauses", [])}
     bid_ids: set[str] = set()
+    bid_steps: dict[str, str] = {}       # bid id -> the auction step that first offers it
     seen: dict[str, int] = {}
     trumps_made_by = False
     for i, step in enumerate(steps):
@@ -143,6 +144,11 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             for j, bid in enumerate(step["bids"]):
                 if ids.count(bid["id"]) > 1:
                     yield where + ("bids", j, "id"), f"duplicate bid id {bid['id']!r}"
+                elif bid["id"] in bid_steps:
+                    # a bid is named by its id alone (force-bid, the `bid` atom, the contract):
+                    # the same id in two auctions would read one step's bid for the other's
+                    yield where + ("bids", j, "id"), (f"bid id {bid['id']!r} is also a bid of step {bid_steps[bid['id']]!r}: "
+                                                      "a bid is named by its id across the table, give each its own")
                 if "tricks" not in bid and "at-most" not in bid:
                     yield where + ("bids", j), "a bid needs `tricks` or `at-most`"
                 if "after" in bid and bid["after"] not in ids:
@@ -150,6 +156,7 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 if bid.get("strain") and bid["strain"] not in ("NT", "NL") and bid["strain"] not in t["deck"]["suits"]:
                     yield where + ("bids", j, "strain"), f"no suit {bid['strain']} in the pack"
             bid_ids.update(ids)
+            bid_steps.update({b: step["id"] for b in ids if b not in bid_steps})
             if not all(b.get("strain") for b in step["bids"]) and not any(
                     (s["kind"] == "name" and s.get("effect") == "trumps") or (s["kind"] == "play" and s.get("trumps-by"))
                     for s in steps[i + 1:]):

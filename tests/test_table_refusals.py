@@ -87,3 +87,24 @@ def test_the_cures_are_accepted(tmp_path):
     assert variant_problems(_child(tmp_path, "option-defaults: {game-target: 15}\n", "cured")) == []
     assert variant_problems(_child(tmp_path, "drop-options: [game-target]\ngame:\n  target: 15\n", "dropped")) == []
     assert variant_problems(_child(tmp_path, "game:\n  target: 10\n", "same")) == []
+
+
+# -- defect 2: one bid id in two auctions ---------------------------------------------------------
+def test_a_bid_id_repeated_in_another_auction_is_refused_at_the_second(tmp_path):
+    def edit(t: dict) -> None:
+        at, auction = next((i, s) for i, s in enumerate(t["hand"]) if s["kind"] == "auction")
+        again = copy.deepcopy(auction)
+        again["id"] = "second-auction"
+        again["clause"] = auction.get("clause", auction["id"])
+        again["bids"] = [dict(again["bids"][0], id="only-mine")] + again["bids"][1:2]
+        t["hand"].insert(at + 1, again)
+    path = _standalone(tmp_path, edit, base="bid-euchre")
+    found = _found(path, "is also a bid of step")
+    repeated = resolve("bid-euchre").table["hand"]
+    first = next(s for s in repeated if s["kind"] == "auction")
+    assert len(found) == 1, found
+    assert found[0].file == str(path) and found[0].path.endswith("].bids[1].id"), found
+    text = path.read_text(encoding="utf-8").splitlines()
+    own = _line_of(path, "id: second-auction")
+    assert found[0].line == next(n for n in range(own, len(text) + 1) if f"id: {first['bids'][1]['id']}" in text[n - 1]
+                                 or f"id: '{first['bids'][1]['id']}'" in text[n - 1]), found
