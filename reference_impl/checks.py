@@ -506,6 +506,12 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             for j, take in enumerate(step.get("takes", []) if kind == "exchange" else []):
                 if take["who"] in MAKER_REFS:
                     yield where + ("takes", j, "who"), f"{take['who']} names no seat: {no_maker}"
+            if kind == "offer" and step.get("effect") in ("alone", "defend-alone"):
+                # the maker goes alone (or a defender against him): the seat that accepts is not
+                # made the maker, so with none the hand would play "alone" for no seat
+                who = "the maker plays alone" if step["effect"] == "alone" else "a defender defends alone against the maker"
+                yield where + ("effect",), (f"effect: {step['effect']}: {who}, and {no_maker}; accepting does not make "
+                                            "a seat the maker")
             target = step.get("to")
             if kind == "offer" and set_by is not None and ((isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
                     target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners")))):

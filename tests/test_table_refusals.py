@@ -108,3 +108,26 @@ def test_a_bid_id_repeated_in_another_auction_is_refused_at_the_second(tmp_path)
     own = _line_of(path, "id: second-auction")
     assert found[0].line == next(n for n in range(own, len(text) + 1) if f"id: {first['bids'][1]['id']}" in text[n - 1]
                                  or f"id: '{first['bids'][1]['id']}'" in text[n - 1]), found
+
+
+# -- defect 3: a lone hand with no maker ----------------------------------------------------------
+def _line_after(path: Path, anchor: str, text: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = _line_of(path, anchor)
+    return next(n for n in range(start, len(lines) + 1) if text in lines[n - 1])
+
+
+def test_going_alone_where_no_step_before_makes_a_maker_is_refused(tmp_path):
+    # Trumps fixed by the turn-up (no maker), then an offer to everyone to go alone: the
+    # interpreter's "alone" is the maker's, so the hand would play alone for no seat.
+    def edit(t: dict) -> None:
+        t["hand"] = [s for s in t["hand"] if s["kind"] not in ("make-trumps", "throw-in", "name")
+                     and s["id"] != "defending-alone"]
+        t["hand"].insert(0, {"id": "turn-up", "kind": "set-trumps", "trumps": "upcard", "clause": "round-1"})
+        alone = next(s for s in t["hand"] if s["id"] == "going-alone")
+        alone["to"] = {"seats": "everyone", "from": "eldest"}
+        alone.pop("when", None)
+    path = _standalone(tmp_path, edit)
+    found = _found(path, "effect: alone: the maker plays alone, and no step before it makes a maker")
+    assert len(found) == 1, variant_problems(path)
+    assert found[0].file == str(path) and found[0].line == _line_after(path, "id: going-alone", "effect: alone"), found
