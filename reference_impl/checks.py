@@ -602,6 +602,42 @@ def _swaps(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                                             f"{swap['count']}}}")
 
 
+def _stock(t: dict[str, Any]) -> tuple[int, str]:
+    """The cards left undealt (the kitty a swap draws from, the stock of an exchange by
+    proposal), and how that follows from the pack, the deal and the number of players."""
+    n = t["players"]["count"]
+    size = len(deck_cards(t["deck"]))
+    dealt = sum(p["count"] * (n if p["to"] == "players" else 1) for p in t["deal"]["packets"])
+    upcard = 1 if t["deal"]["upcard"] else 0
+    said = f"a pack of {size}, less {dealt} dealt to {n} players" + (" and the upcard" if upcard else "")
+    return size - dealt - upcard, said
+
+
+def _stock_draws(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A swap with the kitty, or an exchange by proposal, draws from the cards left undealt:
+    a table asking for more than the deal leaves (or more than a seat holds) would be accepted
+    and then stop at a seat with no legal action. The size follows from the deal, so each
+    option value that changes the players or the packets is checked with its own table."""
+    stock, said = _stock(t)
+    hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+    for i, step in enumerate(t["hand"]):
+        swap = step.get("swap") if step["kind"] == "offer" and step.get("effect") == "swap-with-kitty" else None
+        if isinstance(swap, dict) and isinstance(swap.get("count"), int):
+            if swap["count"] > stock:
+                yield ("hand", i, "swap", "count"), (f"the swap takes {swap['count']} card(s) from the kitty, which holds "
+                                                     f"{max(stock, 0)} ({said})")
+            elif swap["count"] > hand_size:
+                yield ("hand", i, "swap", "count"), f"the swap lays down {swap['count']} card(s), and a seat holds {hand_size}"
+        if step["kind"] == "propose":
+            least = (step.get("exchange") or {}).get("proposer-at-least", 1)
+            if stock <= 0:
+                yield ("hand", i), f"an exchange draws from the stock, and the deal leaves none ({said}): this step never runs"
+            elif least > min(stock, hand_size):
+                yield ("hand", i, "exchange", "proposer-at-least"), (
+                    f"the proposer must lay out {least} card(s), and the stock holds {stock} ({said}) and a seat "
+                    f"{hand_size}: no exchange could ever be made")
+
+
 def _truth(condition: dict[str, Any], outcome: dict[str, Any]) -> bool | None:
     """A condition weighed on a hand's outcome: True, False, or None where it speaks of what
     the outcome does not say (the trumps, a bid, the hand number...)."""
@@ -918,7 +954,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     ``partial``: the table fails its schema too, and the checks that can still read it report
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders, _visibility)
     if not partial:

@@ -131,3 +131,32 @@ def test_going_alone_where_no_step_before_makes_a_maker_is_refused(tmp_path):
     found = _found(path, "effect: alone: the maker plays alone, and no step before it makes a maker")
     assert len(found) == 1, variant_problems(path)
     assert found[0].file == str(path) and found[0].line == _line_after(path, "id: going-alone", "effect: alone"), found
+
+
+# -- defect 4: a swap larger than the kitty ------------------------------------------------------
+def test_a_swap_larger_than_the_kitty_is_refused_at_its_count(tmp_path):
+    # Euchre's kitty: 24 cards, less 4 x 5 dealt and the upcard, holds 3; going under takes 3.
+    def edit(t: dict) -> None:
+        next(s for s in t["hand"] if s["id"] == "going-under")["swap"]["count"] = 4
+    table = resolve("euchre", {"going-under": True}).table
+    assert next(s for s in table["hand"] if s["id"] == "going-under")["swap"]["count"] == 3
+    path = _standalone(tmp_path, lambda t: None, ident="fits")
+    assert not _found(path, "from the kitty"), "the shipped swap of 3 fits Euchre's kitty of 3"
+
+    def with_going_under(t: dict) -> None:
+        t.update(copy.deepcopy({k: v for k, v in table.items() if k not in ("selected", "options")}))
+        edit(t)
+    path = _standalone(tmp_path, with_going_under, ident="too-many")
+    found = _found(path, "the swap takes 4 card(s) from the kitty, which holds 3")
+    assert len(found) == 1 and found[0].file == str(path), variant_problems(path)
+    assert found[0].line == _line_after(path, "id: going-under", "count: 4"), found
+
+
+def test_an_option_that_leaves_a_smaller_kitty_is_refused_with_that_option(tmp_path):
+    # A child that deals one card to a widow leaves a kitty of 2: Euchre's options that swap 3
+    # (farmer's hand, going under) no longer fit, and validate tries each of them.
+    path = _child(tmp_path, "deal:\n  packets:\n    - {to: players, count: 3}\n    - {to: players, count: 2}\n"
+                            "    - {to: widow, count: 1}\n")
+    found = _found(path, "the swap takes 3 card(s) from the kitty, which holds 2")
+    assert {p.message.rsplit("(with options ", 1)[-1] for p in found} == {"farmers-hand=true)", "going-under=true)"}, found
+    assert all(p.file == str(path) and p.line == 2 for p in found), found
