@@ -80,11 +80,17 @@ def _deck_and_ranking(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 break
 
 
-def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+def _dealt(t: dict[str, Any]) -> tuple[int, int]:
+    """The cards the deal gives out (the upcard too) and the cards of the pack, by arithmetic
+    alone: a packet's count is never walked card by card, so a count of a billion costs
+    nothing to refuse (and the checks that weigh each number of tricks wait for a deal that fits)."""
     n = t["players"]["count"]
-    size = len(deck_cards(t["deck"]))
     dealt = sum(p["count"] * (n if p["to"] == "players" else 1) for p in t["deal"]["packets"])
-    dealt += 1 if t["deal"]["upcard"] else 0
+    return dealt + (1 if t["deal"]["upcard"] else 0), len(deck_cards(t["deck"]))
+
+
+def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    dealt, size = _dealt(t)
     if dealt > size:
         yield ("deal", "packets"), f"the deal needs {dealt} cards but the pack has {size}"
     if not any(p["to"] == "players" for p in t["deal"]["packets"]):
@@ -606,11 +612,10 @@ def _stock(t: dict[str, Any]) -> tuple[int, str]:
     """The cards left undealt (the kitty a swap draws from, the stock of an exchange by
     proposal), and how that follows from the pack, the deal and the number of players."""
     n = t["players"]["count"]
-    size = len(deck_cards(t["deck"]))
-    dealt = sum(p["count"] * (n if p["to"] == "players" else 1) for p in t["deal"]["packets"])
+    dealt, size = _dealt(t)
     upcard = 1 if t["deal"]["upcard"] else 0
-    said = f"a pack of {size}, less {dealt} dealt to {n} players" + (" and the upcard" if upcard else "")
-    return size - dealt - upcard, said
+    said = f"a pack of {size}, less {dealt - upcard} dealt to {n} players" + (" and the upcard" if upcard else "")
+    return size - dealt, said
 
 
 def _stock_draws(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -619,6 +624,8 @@ def _stock_draws(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     and then stop at a seat with no legal action. The size follows from the deal, so each
     option value that changes the players or the packets is checked with its own table."""
     stock, said = _stock(t)
+    if stock < 0:
+        return                        # the deal does not fit the pack: reported as that
     hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
     for i, step in enumerate(t["hand"]):
         swap = step.get("swap") if step["kind"] == "offer" and step.get("effect") == "swap-with-kitty" else None
@@ -703,6 +710,9 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     the game there. Only outcomes the table can reach are weighed (a lone hand only where some
     step or bid plays alone), and a row speaking of what an outcome does not say (the trumps,
     a bid, the hand number) is taken as possibly scoring it."""
+    dealt, size = _dealt(t)
+    if dealt > size:
+        return                        # the deal's own problem; weighing every trick count of it would cost its size
     steps = t["hand"]
     hand = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
     auction = any(s["kind"] == "auction" for s in steps)

@@ -160,3 +160,23 @@ def test_an_option_that_leaves_a_smaller_kitty_is_refused_with_that_option(tmp_p
     found = _found(path, "the swap takes 3 card(s) from the kitty, which holds 2")
     assert {p.message.rsplit("(with options ", 1)[-1] for p in found} == {"farmers-hand=true)", "going-under=true)"}, found
     assert all(p.file == str(path) and p.line == 2 for p in found), found
+
+
+# -- defect 5: a packet's count costs nothing to refuse ------------------------------------------
+def test_a_huge_packet_is_refused_by_arithmetic(tmp_path):
+    """Refusing a deal of a hundred thousand cards a seat must not build anything of its size: the
+    memory the refusal takes is measured (not its time), and it stays that of a small table."""
+    import tracemalloc
+
+    path = _child(tmp_path, "deal:\n  packets:\n    - {to: players, count: 100000}\n    - {to: players, count: 2}\n")
+    resolve("euchre")                    # the parent's own resolution is not the child's cost
+    tracemalloc.start()
+    try:
+        found = _found(path, "the deal needs 400009 cards but the pack has 24")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(found) == 1 and found[0].file == str(path) and found[0].line == 8, found
+    assert found[0].path == "$.deal.packets"
+    assert peak < 16 * 2 ** 20, f"refusing the deal took {peak // 2 ** 20} MiB"
+    assert not _found(path, "from the kitty"), "the stock of a deal that does not fit is not reported again"
