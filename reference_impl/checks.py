@@ -468,6 +468,45 @@ def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             yield path + ("score",), "score without at-least or at-most always holds"
 
 
+# Atoms about "the seat or unit considered" (``self``): an award, a count, an offer's
+# `eligible` and `forced`, a game end weigh them for a seat; a step's, a take's, a lead
+# rule's and a scoring row's `when` are weighed for the hand, with no seat, where they would
+# read no seat (every `holds` true, `self-tricks` 0) or the last seat's unit.
+SEAT_ATOMS = ("self", "self-tricks", "self-in-hand", "holds", "reneged", "counter", "score")
+
+
+def _seat_atoms(condition: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if not isinstance(condition, dict):
+        return
+    for key, value in condition.items():
+        if key in SEAT_ATOMS or (key == "stood" and value in ("self", "other")):
+            yield path + (key,), key
+        elif key in ("any", "all") and isinstance(value, list):
+            for i, part in enumerate(value):
+                yield from _seat_atoms(part, path + (key, i))
+        elif key == "not":
+            yield from _seat_atoms(value, path + (key,))
+
+
+def _seatless(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A seat atom where no seat is considered: a scoring row's `when` (which picks the row
+    for the hand), a step's, a take's or a lead rule's. The schema lets it through (one
+    condition language), and it would be weighed for no seat: refused at the atom."""
+    places: list[tuple[tuple[Any, ...], Any, str]] = []
+    for i, row in enumerate(t["scoring"]["rows"]):
+        places.append((("scoring", "rows", i, "when"), row.get("when"), "a scoring row is chosen for the hand"))
+    for i, step in enumerate(t["hand"]):
+        places.append((("hand", i, "when"), step.get("when"), "a step's `when` is weighed for the hand"))
+        for j, take in enumerate(step.get("takes", []) if isinstance(step.get("takes"), list) else []):
+            places.append((("hand", i, "takes", j, "when"), take.get("when"), "a take's `when` is weighed for the hand"))
+        for j, rule in enumerate(step.get("lead", []) if isinstance(step.get("lead"), list) else []):
+            places.append((("hand", i, "lead", j, "when"), rule.get("when"), "a lead rule's `when` is weighed for the hand"))
+    for where, condition, why in places:
+        for path, key in _seat_atoms(condition, where):
+            yield path, (f"{key} is about the seat or unit considered, and {why}, for no seat: put it in an award's "
+                         f"`when`, weighed for each seat or side (the hand's tricks are maker-tricks and defender-tricks)")
+
+
 AFTER_PLAY = ("maker-tricks", "defender-tricks", "self-tricks", "trick-sequence", "made", "reneged", "renege-claimed")
 
 
@@ -964,7 +1003,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     ``partial``: the table fails its schema too, and the checks that can still read it report
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
               _placeholders, _visibility)
     if not partial:

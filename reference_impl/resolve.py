@@ -474,6 +474,22 @@ def problems_beyond_the_schema(path: str | Path) -> list[Problem]:
     return _blamed(semantic_problems(table, partial=True), table, ledger, chain)
 
 
+def table_problem(resolved: ResolvedTable, path: tuple[Any, ...], message: str) -> Problem:
+    """A problem met while playing a resolved table, at the table's file and at the line of
+    ``path`` in the nearest file of its chain that spells it (a child's rows may be its
+    parent's): a run-time error names the table an author wrote, never ``<input>``."""
+    try:
+        chain = _chain(Path(resolved.file), checked=False)
+    except (SpecError, OSError):
+        return Problem(resolved.file, format_path(path), message)
+    ids = _id_path(resolved.table, path)
+    for located in chain:
+        at = _index_path(located.data, ids)
+        if len(at) == len(ids) and at in located.lines:
+            return Problem(located.file, format_path(path), message, located.lines[at])
+    return chain[0].problem((), message) if not path else Problem(chain[0].file, format_path(path), message)
+
+
 def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedTable:
     """Resolve a variant by id (``euchre``) or by path to a YAML file."""
     if variant.endswith((".yaml", ".yml")) or "/" in variant:

@@ -180,3 +180,55 @@ def test_a_huge_packet_is_refused_by_arithmetic(tmp_path):
     assert found[0].path == "$.deal.packets"
     assert peak < 16 * 2 ** 20, f"refusing the deal took {peak // 2 ** 20} MiB"
     assert not _found(path, "from the kitty"), "the stock of a deal that does not fit is not reported again"
+
+
+# -- defect 6: a seat atom where no seat is meant ------------------------------------------------
+def test_a_seat_atom_in_a_scoring_rows_when_is_refused_at_the_atom(tmp_path):
+    def edit(t: dict) -> None:
+        t["scoring"]["rows"][-1]["when"] = {"any": [{"maker-tricks": [0, 2]}, {"self-tricks": 1}]}
+    path = _standalone(tmp_path, edit)
+    found = _found(path, "self-tricks is about the seat or unit considered, and a scoring row is chosen for the hand")
+    last = len(resolve("euchre").table["scoring"]["rows"]) - 1
+    assert len(found) == 1 and found[0].file == str(path), variant_problems(path)
+    assert found[0].path == f"$.scoring.rows[{last}].when.any[1].self-tricks"
+    assert found[0].line == _line_of(path, "self-tricks: 1"), found
+
+
+def test_seat_atoms_in_steps_takes_and_lead_rules_are_refused_and_in_awards_accepted(tmp_path):
+    def edit(t: dict) -> None:
+        step = next(s for s in t["hand"] if s["id"] == "dealer-pickup")
+        step["takes"][0]["when"] = {"holds": {"of": {"ranks": ["A"]}, "at-least": 1}}
+        play = next(s for s in t["hand"] if s["kind"] == "play")
+        play["lead"][0]["when"] = {"not": {"score": {"at-least": 5}}}
+        t["hand"][0]["when"] = {"stood": "other"}
+        t["scoring"]["rows"][0]["award"][0]["when"] = {"self": "maker-side"}      # weighed for a seat: fine
+    path = _standalone(tmp_path, edit)
+    found = {p.path.rsplit(".", 1)[-1]: p for p in _found(path, "is about the seat or unit considered")}
+    assert set(found) == {"holds", "score", "stood"}, variant_problems(path)
+    assert found["holds"].line == _line_of(path, "holds:") and found["score"].line == _line_of(path, "score:")
+    assert all(p.file == str(path) for p in found.values())
+
+
+def test_no_scoring_row_at_run_time_names_the_table_file_and_its_rows(tmp_path):
+    import random
+
+    from reference_impl.errors import SpecError
+    from reference_impl.resolve import ResolvedTable, table_problem
+    from reference_impl.rules import Rules
+    from reference_impl.selfplay import play_random_game
+
+    path = _standalone(tmp_path, lambda t: None, ident="euchre")
+    table = copy.deepcopy(resolve("euchre").table)
+    # a table that validate would refuse, played as if it had not been: no row scores anything
+    for row in table["scoring"]["rows"]:
+        row["when"] = {"maker-tricks": 9}
+    rules = Rules(ResolvedTable("euchre", table, "0" * 64, table["selected"], str(path)))
+    try:
+        play_random_game(rules, random.Random(1))
+    except SpecError as exc:
+        problem = exc.problems[0]
+    else:
+        raise AssertionError("a hand no row scores was scored")
+    assert problem.file == str(path) and problem.path == "$.scoring.rows", problem
+    assert problem.line == _line_of(path, "  rows:") and "no scoring row of euchre matches" in problem.message
+    assert table_problem(rules.resolved, ("scoring", "rows"), "x").line == problem.line
