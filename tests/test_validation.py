@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from reference_impl.catalog import variants_dir
+from reference_impl.resolve import resolve_file
 from reference_impl.validate import variant_problems
 
 SOURCE = (variants_dir() / "euchre.yaml").read_text(encoding="utf-8")
@@ -120,10 +121,12 @@ def test_extends(tmp_path, parent):
     path = tmp_path / "house.yaml"
     path.write_text(f"id: house\ntitle: House\nsummary: A house rule.\nextends: {parent}\n"
                     "sources: {seed-001: {title: x, kind: seed, file: 001_f25c09faf8f7ed31.txt}}\n"
-                    "game: {target: 7}\n", encoding="utf-8")
+                    "option-defaults: {game-target: 7}\n", encoding="utf-8")
     problems = variant_problems(path)
     if parent == "euchre":
         assert problems == []
+        # (a plain `game: {target: 7}` would be replaced by the option's default: refused, see test_table_refusals)
+        assert resolve_file(path).table["game"]["target"] == 7
     else:
         assert problems[0].path == "$.extends" and "unknown parent" in problems[0].message
 
