@@ -840,6 +840,11 @@ def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     row_ids = [r["id"] for r in t["scoring"]["rows"]]
     bid_ids = {b["id"] for s in t["hand"] if s["kind"] == "auction" for b in s["bids"]}
     counter_ids = [c["id"] for c in t.get("counters", [])]
+    for i, step in enumerate(t["hand"]):
+        # a step is stated as a row is: by the clause of its id, or the one its `clause` names
+        if "clause" not in step and step["id"] not in stating and not _never_holds(step.get("when"), t):
+            yield ("hand", i, "id"), (f"step {step['id']!r} has no clause stating it: add a clause of the same id, "
+                                      f"or name the one that states it (clause: <id>)")
     for i, row in enumerate(t["scoring"]["rows"]):
         if row_ids.count(row["id"]) > 1:
             yield ("scoring", "rows", i, "id"), f"duplicate row id {row['id']!r}"
@@ -876,6 +881,18 @@ def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         yield ("game", "first-dealer"), "cutting for the first deal needs game.cut-order"
     if game["first-dealer"] == "first-black-jack" and "J" not in t["deck"]["ranks"]:
         yield ("game", "first-dealer"), "no jacks in the pack"
+
+
+def _never_holds(condition: Any, t: dict[str, Any]) -> bool:
+    """Whether a step's `when` can never hold in this table, so that the step states no rule:
+    the Benny's step (`upcard: benny`) in a table with no Benny, which the option that adds
+    the Benny gives its clause (the one case a table ships; anything else is weighed as
+    possibly holding)."""
+    if not isinstance(condition, dict):
+        return False
+    if condition.get("upcard") == "benny" and not t["ranking"].get("benny"):
+        return True
+    return any(_never_holds(part, t) for part in condition.get("all", []) if isinstance(condition.get("all"), list))
 
 
 def _clauses_and_sources(t: dict[str, Any]) -> Iterator[PathAndMessage]:

@@ -232,3 +232,33 @@ def test_no_scoring_row_at_run_time_names_the_table_file_and_its_rows(tmp_path):
     assert problem.file == str(path) and problem.path == "$.scoring.rows", problem
     assert problem.line == _line_of(path, "  rows:") and "no scoring row of euchre matches" in problem.message
     assert table_problem(rules.resolved, ("scoring", "rows"), "x").line == problem.line
+
+
+# -- defect 9: a step no clause states -----------------------------------------------------------
+def test_a_step_with_no_clause_is_refused_as_a_row_is(tmp_path):
+    def edit(t: dict) -> None:
+        t["hand"].insert(len(t["hand"]) - 1, {"id": "secret-step", "kind": "offer", "phase": "secret",
+                                              "to": {"seats": "everyone", "from": "eldest"}, "accept": "drop",
+                                              "effect": "sit-out"})
+    path = _standalone(tmp_path, edit)
+    found = _found(path, "step 'secret-step' has no clause stating it")
+    assert len(found) == 1 and found[0].file == str(path) and found[0].line == _line_of(path, "id: secret-step"), found
+    assert found[0].path.endswith("].id")
+
+    def cited(t: dict) -> None:
+        edit(t)
+        t["hand"][-2]["clause"] = "deal"
+    assert not _found(_standalone(tmp_path, cited, ident="cited"), "has no clause stating it")
+
+
+def test_the_benny_step_of_a_table_without_a_benny_needs_no_clause(tmp_path):
+    # Euchre's benny-upcard step never runs without a Benny; the option that adds one adds its clause.
+    assert not resolve("euchre").table["ranking"].get("benny")
+    assert not any(c["id"] == "benny-upcard" for c in resolve("euchre").table["clauses"])
+    assert not _found(_standalone(tmp_path, lambda t: None), "has no clause stating it")
+
+    def benny(t: dict) -> None:
+        t["deck"]["extra"] = ["JK"]
+        t["ranking"]["benny"] = "JK"
+    found = _found(_standalone(tmp_path, benny, ident="benny"), "step 'benny-upcard' has no clause stating it")
+    assert len(found) == 1, "with a Benny the step runs, and must be stated"
