@@ -994,6 +994,48 @@ def _holds_placeholder(node: Any) -> bool:
     return False
 
 
+# The largest whole number every JSON reader carries exactly (RFC 8259 section 6: readers that
+# hold numbers as doubles, a JavaScript engine among them). A table's points, scores and
+# targets stay within it, so that the scores a game reaches, summed over many hands, stay
+# within the protocol's integers (at most 20 digits, spec/protocol.md) for any engine.
+LARGEST_INTEGER = 2 ** 53 - 1
+
+
+def _out_of_range(value: Any) -> bool:
+    return type(value) is int and not -LARGEST_INTEGER <= value <= LARGEST_INTEGER
+
+
+def _huge_integers(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
+    """Every integer of the table beyond what every engine's JSON carries, at its path. The
+    whole table is first searched plainly (it almost never holds one); only then are paths built."""
+    if not _holds_huge(node):
+        return
+    if _out_of_range(node):
+        yield path, (f"{node} is beyond the largest whole number an engine is sure to carry "
+                     f"({LARGEST_INTEGER}, 2^53 - 1): the scores it leads to could not be reported")
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _huge_integers(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _huge_integers(item, path + (i,))
+
+
+def _holds_huge(node: Any) -> bool:
+    pending = [node]
+    pop, extend = pending.pop, pending.extend
+    while pending:
+        value = pop()
+        if type(value) is int:
+            if _out_of_range(value):
+                return True
+        elif isinstance(value, dict):
+            extend(value.values())
+        elif isinstance(value, list):
+            extend(value)
+    return False
+
+
 def _visibility(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A visibility entry names seats the game has, and a clause or source the table has."""
     n = t["players"]["count"]
@@ -1022,7 +1064,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
     checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
               _scoring_and_game, _clauses_and_sources, _option_overlaps,
-              _placeholders, _visibility)
+              _placeholders, _huge_integers, _visibility)
     if not partial:
         return [problem for check in checks for problem in check(table)]
     found: list[PathAndMessage] = []

@@ -262,3 +262,22 @@ def test_the_benny_step_of_a_table_without_a_benny_needs_no_clause(tmp_path):
         t["ranking"]["benny"] = "JK"
     found = _found(_standalone(tmp_path, benny, ident="benny"), "step 'benny-upcard' has no clause stating it")
     assert len(found) == 1, "with a Benny the step runs, and must be stated"
+
+
+# -- defect 10: integers no engine may report ----------------------------------------------------
+def test_integers_beyond_what_every_engine_carries_are_refused_at_their_line(tmp_path):
+    largest = 2 ** 53 - 1              # RFC 8259's interoperable integers; the protocol's 20 digits lie above
+
+    def edit(t: dict) -> None:
+        t["scoring"]["rows"][0]["award"][0]["points"] = 2 ** 63
+        t["game"]["start-score"] = -(10 ** 22)
+    path = _standalone(tmp_path, edit)
+    found = {p.path: p for p in _found(path, "is beyond the largest whole number an engine is sure to carry")}
+    assert set(found) == {"$.scoring.rows[0].award[0].points", "$.game.start-score"}, variant_problems(path)
+    assert found["$.game.start-score"].line == _line_of(path, f"start-score: -{10 ** 22}")
+    assert found["$.scoring.rows[0].award[0].points"].line == _line_of(path, f"points: {2 ** 63}")
+    assert all(p.file == str(path) for p in found.values())
+
+    def at_the_limit(t: dict) -> None:
+        t["game"]["target"] = largest
+    assert not _found(_standalone(tmp_path, at_the_limit, ident="limit"), "beyond the largest whole number")
