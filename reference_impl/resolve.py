@@ -341,7 +341,20 @@ def _id_path(table: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _at_origin(origin: patches.Origin, message: str, located: Located) -> Problem:
+def _drop_hint(table: Mapping[str, Any], label: str) -> str:
+    """For an inherited option that cannot apply to a child (the step or row it changes is
+    gone): the ``drop-options`` that takes it out, with the options whose values require it
+    (dropped alone, it would leave them requiring an option that is not there)."""
+    if not label.startswith("option "):
+        return ""
+    key = label[len("option "):].split("=", 1)[0]
+    declared = table.get("options") or {}
+    needing = [other for other, option in declared.items() if other != key and any(
+        key in (choice.get("requires") or {}) for choice in option.get("choices", []))]
+    return f"; if {key} cannot apply to this table, drop it: drop-options: [{', '.join([key] + needing)}]"
+
+
+def _at_origin(origin: patches.Origin, message: str, located: Located, hint: str = "") -> Problem:
     """A problem caused by a change, at the line that asks for it; when that line is in a
     parent table (an inherited option that no longer fits what this table changed), the
     problem is this table's, at its ``extends``, and says where the parent asks for it: the
@@ -349,7 +362,7 @@ def _at_origin(origin: patches.Origin, message: str, located: Located) -> Proble
     if origin.file == located.file or not isinstance(located.data, dict) or "extends" not in located.data:
         return Problem(origin.file, format_path(origin.path), message, origin.line)
     where = f"{origin.file}" + (f" line {origin.line}" if origin.line else "") + f", {format_path(origin.path)}"
-    return Problem(located.file, "$.extends", f"{message}: inherited from {where}", located.line_of(("extends",)))
+    return Problem(located.file, "$.extends", f"{message}: inherited from {where}{hint}", located.line_of(("extends",)))
 
 
 def _spelled_depth(located: Located, path: tuple[Any, ...]) -> int:
@@ -416,8 +429,17 @@ def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], 
         if origin is not None:
             out.append(_at_origin(origin, f"{message} (at {format_path(path)}, set by {origin.label})", located))
         else:
-            out.append(_inherited(tuple(path), message, chain, table) or located.problem(path, message))
+            out.append(_inherited(tuple(path), message, chain, table) or _spelled(located, table, tuple(path), message))
     return out
+
+
+def _spelled(located: Located, table: Any, path: tuple[Any, ...], message: str) -> Problem:
+    """A problem at the line the author's file spells it: the resolved table's index (a
+    child's clause merged into the parent's list by id) is followed by ids into the file."""
+    ids = _id_path(table, path)
+    at = _index_path(located.data, ids)
+    line = located.lines.get(at) if len(at) == len(ids) else None
+    return Problem(located.file, format_path(path), message, line or located.line_of(path))
 
 
 def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> ResolvedTable:
@@ -438,8 +460,13 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     ledger = patches.Ledger()
     located_problems = opts.apply(table, chosen, _locator(chain), ledger)
     if located_problems:
-        raise SpecError([_at_origin(origin, f"{message} ({origin.label})", chain[0])
-                         for origin, message in located_problems] + overridden)
+        # A change that could not be made leaves the table half changed (a failed move puts
+        # its element last): the semantic problems are those of the merged table before any
+        # option, which are the author's whatever the options do (one run, every problem).
+        merged = json.loads(merged_text)["table"]
+        own = _blamed(semantic_problems(merged, partial=True), merged, patches.Ledger(), chain)
+        raise SpecError([_at_origin(origin, f"{message} ({origin.label})", chain[0], _drop_hint(table, origin.label))
+                         for origin, message in located_problems] + overridden + own)
     table["selected"] = {c.key: c.value for c in chosen}
     problems = table_problems(table, SCHEMA)
     problems += [p for p in semantic_problems(table, partial=bool(problems)) if p not in problems]
@@ -490,6 +517,20 @@ def table_problem(resolved: ResolvedTable, path: tuple[Any, ...], message: str) 
     return chain[0].problem((), message) if not path else Problem(chain[0].file, format_path(path), message)
 
 
+def declared_options(path: str | Path) -> dict[str, Any] | None:
+    """The merged table of ``path`` before any option is applied (its ``options`` as this
+    table restricts them), for trying each option value of a table whose defaults fail; None
+    where its files fail their schema or cannot be merged."""
+    try:
+        chain = _chain(Path(path))
+        data = json.loads(_merged_text(chain))
+        table = data["table"]
+        _restrict(table, data["restrictions"], chain)
+    except (SpecError, KeyError, TypeError, ValueError):
+        return None
+    return table
+
+
 def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedTable:
     """Resolve a variant by id (``euchre``) or by path to a YAML file."""
     if variant.endswith((".yaml", ".yml")) or "/" in variant:
@@ -499,5 +540,5 @@ def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedT
 
 coerce_option_value = opts.coerce
 
-__all__ = ["ResolvedTable", "resolve", "resolve_file", "coerce_option_value", "canonical_json", "table_hash", "text_hash",
+__all__ = ["ResolvedTable", "resolve", "resolve_file", "declared_options", "table_problem", "coerce_option_value", "canonical_json", "table_hash", "text_hash",
            "format_path"]

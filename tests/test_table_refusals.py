@@ -281,3 +281,27 @@ def test_integers_beyond_what_every_engine_carries_are_refused_at_their_line(tmp
     def at_the_limit(t: dict) -> None:
         t["game"]["target"] = largest
     assert not _found(_standalone(tmp_path, at_the_limit, ident="limit"), "beyond the largest whole number")
+
+
+# -- defect 7: every inherited option's problem in one run ----------------------------------------
+def test_a_child_learns_every_inherited_option_that_no_longer_fits_in_one_run(tmp_path):
+    # The child removes a row and two steps that Euchre's options change: the option at its
+    # default (lone-march-points=4) fails, and so do values nobody chose (stick-the-dealer=true);
+    # its clause citing an unknown source is a semantic problem of its own.
+    path = _child(tmp_path, "remove: [scoring.rows.lone-march, hand.round-2, hand.going-alone]\n"
+                            "clauses:\n  - {id: deal, topic: deal, title: The deal, text: Five each., source: nowhere}\n")
+    problems = variant_problems(path)
+    messages = [p.message for p in problems]
+    assert len([m for m in messages if "(option lone-march-points=" in m]) == 1, messages   # once, not once per value
+    assert any("(option stick-the-dealer=true)" in m for m in messages), messages
+    assert any("(option low-no-trump=true)" in m for m in messages), messages
+    unknown = [p for p in problems if "unknown source 'nowhere'" in p.message]
+    assert len(unknown) == 1 and unknown[0].line == 9, problems
+    inherited = [p for p in problems if "(option " in p.message]
+    assert all(p.file == str(path) and p.line == 2 and p.path == "$.extends" for p in inherited), inherited
+    alone = next(m for m in messages if "(option going-alone=false)" in m)
+    # the cure names the options that require going-alone, or dropping it alone would refuse them
+    hint = alone.split("drop-options: [", 1)[1].split("]", 1)[0].split(", ")
+    needing = [k for k, o in resolve("euchre").table["options"].items()
+               if any("going-alone" in (c.get("requires") or {}) for c in o.get("choices", []))]
+    assert hint[0] == "going-alone" and needing and set(hint[1:]) == set(needing), alone
