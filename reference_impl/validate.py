@@ -17,7 +17,8 @@ from .options import choice_for, meets, satisfying, values_of
 from .resolve import declared_options, problems_beyond_the_schema, resolve_file
 
 
-OPTION_VALUE = re.compile(r"option ([a-z0-9-]+)=[^ ):,]+")    # "option lone-march-points=4"
+OPTION_VALUE = re.compile(r"option ([a-z0-9-]+)=[^ ):,;]+")    # "option lone-march-points=4"
+INNER_PATH = re.compile(r"\(at \$[^ ,]*, ")                     # "(at $.hand[7].clause, inherited from ..."
 
 
 def option_trials(table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -47,9 +48,12 @@ def option_trials(table: dict[str, Any]) -> list[dict[str, Any]]:
 def _unlabelled(problem: Problem) -> tuple[str, str, int | None, str]:
     """A problem as found with the defaults: a trial's copy of it differs only by the
     ``(with options ...)`` that names the trial's values, or by the value of the one option
-    behind it (a range option that cannot apply fails the same way at each value tried)."""
-    message = problem.message.split(" (with options ")[0]
-    return problem.file, problem.path, problem.line, OPTION_VALUE.sub(r"option \1", message)
+    behind it (a range option that cannot apply fails the same way at each value tried), or
+    by the index an option's inserted step shifts in its path."""
+    message = OPTION_VALUE.sub(r"option \1", problem.message.split(" (with options ")[0])
+    message = INNER_PATH.sub("(at ", message)
+    # at a known line the path is left out: an option inserting a step moves the index after it
+    return problem.file, problem.path if problem.line is None else "", problem.line, message
 
 
 def variant_problems(path: str | Path) -> list[Problem]:
