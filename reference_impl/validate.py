@@ -18,6 +18,7 @@ from .resolve import declared_options, problems_beyond_the_schema, resolve_file
 
 
 OPTION_VALUE = re.compile(r"option ([a-z0-9-]+)=[^ ):,;]+")    # "option lone-march-points=4"
+TRAILING_LABEL = re.compile(r" \(option [a-z0-9-]+\)$")        # the option whose change failed, as labelled
 INNER_PATH = re.compile(r"\(at \$[^ ,]*, ")                     # "(at $.hand[7].clause, inherited from ..."
 
 
@@ -51,7 +52,7 @@ def _unlabelled(problem: Problem) -> tuple[str, str, int | None, str]:
     behind it (a range option that cannot apply fails the same way at each value tried), or
     by the index an option's inserted step shifts in its path."""
     message = OPTION_VALUE.sub(r"option \1", problem.message.split(" (with options ")[0])
-    message = INNER_PATH.sub("(at ", message)
+    message = TRAILING_LABEL.sub("", INNER_PATH.sub("(at ", message))
     # at a known line the path is left out: an option inserting a step moves the index after it
     return problem.file, problem.path if problem.line is None else "", problem.line, message
 
