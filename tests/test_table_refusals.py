@@ -305,3 +305,14 @@ def test_a_child_learns_every_inherited_option_that_no_longer_fits_in_one_run(tm
     needing = [k for k, o in resolve("euchre").table["options"].items()
                if any("going-alone" in (c.get("requires") or {}) for c in o.get("choices", []))]
     assert hint[0] == "going-alone" and needing and set(hint[1:]) == set(needing), alone
+
+
+def test_an_exchange_by_proposal_that_could_never_be_made_is_refused(tmp_path):
+    # Écarté: 32 cards, 2 x 5 dealt and the upcard leave a stock of 21, and a hand holds 5.
+    def edit(t: dict) -> None:
+        next(s for s in t["hand"] if s["kind"] == "propose")["exchange"]["proposer-at-least"] = 6
+    path = _standalone(tmp_path, edit, base="ecarte")
+    found = _found(path, "the proposer must lay out 6 card(s), and the stock holds 21")
+    assert len(found) == 1 and found[0].file == str(path), variant_problems(path)
+    assert found[0].line == _line_of(path, "proposer-at-least: 6") and found[0].path.endswith(".exchange.proposer-at-least")
+    assert not _found(_standalone(tmp_path, lambda t: None, base="ecarte", ident="as-shipped"), "the proposer must lay out")
