@@ -8,7 +8,7 @@ exists, and the game can end.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .cards import pack_cards, rank_of, suit_of
 from .cards import rank_order as notation_order
@@ -961,37 +961,43 @@ def _option_mappings(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("options", key, "trickster", side), f"{mapping[side]!r} is not a value of option {key}: {exc}"
 
 
-def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
-    """Every ``$value`` outside the options, in the order of the table. Only branches that
-    hold one are walked with their paths: the first walk, over the whole table, is a plain
-    search (a table has thousands of values and almost never a stray placeholder)."""
-    if not _holds_placeholder(node):
+def _paths_where(node: Any, matches: Callable[[Any], bool], skip: str | None = None,
+                 path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every value of ``node`` that ``matches`` (never under the key ``skip``), with its path,
+    in the order of the table. Only branches that hold one are walked with their paths: the
+    first walk, over the whole table, is a plain search (a table has thousands of values and
+    almost never a stray one)."""
+    if not _holds(node, matches, skip):
         return
-    if node == VALUE:
-        yield path, f"{VALUE} is only for a range option's sets"
-    elif isinstance(node, dict):
+    if isinstance(node, dict):
         for key, value in node.items():
-            if key != "options":
-                yield from _placeholders(value, path + (key,))
+            if key != skip:
+                yield from _paths_where(value, matches, skip, path + (key,))
     elif isinstance(node, list):
         for i, item in enumerate(node):
-            yield from _placeholders(item, path + (i,))
+            yield from _paths_where(item, matches, skip, path + (i,))
+    else:
+        yield path, node
 
 
-def _holds_placeholder(node: Any) -> bool:
+def _holds(node: Any, matches: Callable[[Any], bool], skip: str | None) -> bool:
     pending = [node]
     pop, extend = pending.pop, pending.extend
     while pending:
         value = pop()
-        kind = type(value)
-        if kind is str:
-            if value == VALUE:
-                return True
-        elif isinstance(value, dict):
-            extend(item for key, item in value.items() if key != "options")
+        if isinstance(value, dict):
+            extend(item for key, item in value.items() if key != skip)
         elif isinstance(value, list):
             extend(value)
+        elif matches(value):
+            return True
     return False
+
+
+def _placeholders(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every ``$value`` outside the options (where a range option's sets use it)."""
+    for path, _ in _paths_where(t, lambda value: type(value) is str and value == VALUE, skip="options"):
+        yield path, f"{VALUE} is only for a range option's sets"
 
 
 # The largest whole number every JSON reader carries exactly (RFC 8259 section 6: readers that
@@ -1005,35 +1011,11 @@ def _out_of_range(value: Any) -> bool:
     return type(value) is int and not -LARGEST_INTEGER <= value <= LARGEST_INTEGER
 
 
-def _huge_integers(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
-    """Every integer of the table beyond what every engine's JSON carries, at its path. The
-    whole table is first searched plainly (it almost never holds one); only then are paths built."""
-    if not _holds_huge(node):
-        return
-    if _out_of_range(node):
-        yield path, (f"{node} is beyond the largest whole number an engine is sure to carry "
+def _huge_integers(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every integer of the table beyond what every engine's JSON carries, at its path."""
+    for path, value in _paths_where(t, _out_of_range):
+        yield path, (f"{value} is beyond the largest whole number an engine is sure to carry "
                      f"({LARGEST_INTEGER}, 2^53 - 1): the scores it leads to could not be reported")
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _huge_integers(value, path + (key,))
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from _huge_integers(item, path + (i,))
-
-
-def _holds_huge(node: Any) -> bool:
-    pending = [node]
-    pop, extend = pending.pop, pending.extend
-    while pending:
-        value = pop()
-        if type(value) is int:
-            if _out_of_range(value):
-                return True
-        elif isinstance(value, dict):
-            extend(value.values())
-        elif isinstance(value, list):
-            extend(value)
-    return False
 
 
 def _visibility(t: dict[str, Any]) -> Iterator[PathAndMessage]:
