@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import os
 import random
+import shlex
 import signal
 import sys
 import tempfile
@@ -26,7 +27,7 @@ from reference_impl import SpecError, load_rules
 from reference_impl.cards import pack_cards
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve
-from reference_impl.selfplay import EndlessGame, Summary, play_random_game, transcript, unit_name
+from reference_impl.selfplay import MAX_HANDS, EndlessGame, Summary, play_many, play_random_game, transcript, unit_name
 from reference_impl.validate import variant_problems
 
 from . import PROTOCOL_SEMVER, __version__
@@ -159,16 +160,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     summary = Summary()
     started = time.perf_counter()
     with _signals_end_at_once():
-        for _ in range(args.games):
-            summary.add(play_random_game(rules, rng))
+        play_many(rules, args.seed, args.games, summary)
     elapsed = time.perf_counter() - started
     table = Table(title=escape(f"{args.games} random games of {rules.id} (seed {args.seed})\noptions: {options}"))
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("games", str(summary.games))
+    if summary.endless:
+        table.add_row(f"not over after {MAX_HANDS} hands", str(len(summary.endless)))
     table.add_row("hands dealt", str(summary.hands))
     table.add_row("thrown in", str(summary.throw_ins))
-    table.add_row("hands per game", f"{summary.hands / summary.games:.2f}")
+    table.add_row("hands per game", f"{summary.hands / summary.games:.2f}" if summary.games else "-")
     table.add_row("lone hands", str(summary.alone))
     table.add_row("lone defences", str(summary.defended_alone))
     for row, count in sorted(summary.rows.items(), key=lambda item: -item[1]):
@@ -177,7 +179,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         table.add_row(escape(f"won by {unit_name(rules, unit)}"), str(count))
     table.add_row("hands per second", f"{summary.hands / max(elapsed, 1e-9):,.0f}")
     console.print(table)
-    return EXIT_OK
+    for game_seed in summary.endless:
+        error(f"{rules.id}: a game did not end in {MAX_HANDS} hands; replay it with: "
+              f"euchre-spec play {args.variant} --games 1 --seed {game_seed}"
+              + "".join(f" --option {shlex.quote(o)}" for o in args.option or []))
+    return EXIT_FAILED if summary.endless else EXIT_OK
 
 
 def cmd_engine(args: argparse.Namespace) -> int:

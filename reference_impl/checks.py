@@ -8,7 +8,7 @@ exists, and the game can end.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .cards import pack_cards, rank_of, suit_of
 from .cards import rank_order as notation_order
@@ -80,11 +80,17 @@ def _deck_and_ranking(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 break
 
 
-def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+def _dealt(t: dict[str, Any]) -> tuple[int, int]:
+    """The cards the deal gives out (the upcard too) and the cards of the pack, by arithmetic
+    alone: a packet's count is never walked card by card, so a count of a billion costs
+    nothing to refuse (and the checks that weigh each number of tricks wait for a deal that fits)."""
     n = t["players"]["count"]
-    size = len(deck_cards(t["deck"]))
     dealt = sum(p["count"] * (n if p["to"] == "players" else 1) for p in t["deal"]["packets"])
-    dealt += 1 if t["deal"]["upcard"] else 0
+    return dealt + (1 if t["deal"]["upcard"] else 0), len(deck_cards(t["deck"]))
+
+
+def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    dealt, size = _dealt(t)
     if dealt > size:
         yield ("deal", "packets"), f"the deal needs {dealt} cards but the pack has {size}"
     if not any(p["to"] == "players" for p in t["deal"]["packets"]):
@@ -112,6 +118,7 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     has_widow = any(p["to"] == "widow" for p in deal["packets"])
     clause_ids = {c["id"] for c in t.get("clauses", [])}
     bid_ids: set[str] = set()
+    bid_steps: dict[str, str] = {}       # bid id -> the auction step that first offers it
     seen: dict[str, int] = {}
     trumps_made_by = False
     for i, step in enumerate(steps):
@@ -145,6 +152,11 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             for j, bid in enumerate(step["bids"]):
                 if ids.count(bid["id"]) > 1:
                     yield where + ("bids", j, "id"), f"duplicate bid id {bid['id']!r}"
+                elif bid["id"] in bid_steps:
+                    # a bid is named by its id alone (force-bid, the `bid` atom, the contract):
+                    # the same id in two auctions would read one step's bid for the other's
+                    yield where + ("bids", j, "id"), (f"bid id {bid['id']!r} is also a bid of step {bid_steps[bid['id']]!r}: "
+                                                      "a bid is named by its id across the table, give each its own")
                 if "tricks" not in bid and "at-most" not in bid:
                     yield where + ("bids", j), "a bid needs `tricks` or `at-most`"
                 if "after" in bid and bid["after"] not in ids:
@@ -152,6 +164,7 @@ def _hand(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 if bid.get("strain") and bid["strain"] not in ("NT", "NL") and bid["strain"] not in t["deck"]["suits"]:
                     yield where + ("bids", j, "strain"), f"no suit {bid['strain']} in the pack"
             bid_ids.update(ids)
+            bid_steps.update({b: step["id"] for b in ids if b not in bid_steps})
             if not all(b.get("strain") for b in step["bids"]) and not any(
                     (s["kind"] == "name" and s.get("effect") == "trumps") or (s["kind"] == "play" and s.get("trumps-by"))
                     for s in steps[i + 1:]):
@@ -457,6 +470,45 @@ def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             yield path + ("score",), "score without at-least or at-most always holds"
 
 
+# Atoms about "the seat or unit considered" (``self``): an award, a count, an offer's
+# `eligible` and `forced`, a game end weigh them for a seat; a step's, a take's, a lead
+# rule's and a scoring row's `when` are weighed for the hand, with no seat, where they would
+# read no seat (every `holds` true, `self-tricks` 0) or the last seat's unit.
+SEAT_ATOMS = ("self", "self-tricks", "self-in-hand", "holds", "reneged", "counter", "score")
+
+
+def _seat_atoms(condition: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if not isinstance(condition, dict):
+        return
+    for key, value in condition.items():
+        if key in SEAT_ATOMS or (key == "stood" and value in ("self", "other")):
+            yield path + (key,), key
+        elif key in ("any", "all") and isinstance(value, list):
+            for i, part in enumerate(value):
+                yield from _seat_atoms(part, path + (key, i))
+        elif key == "not":
+            yield from _seat_atoms(value, path + (key,))
+
+
+def _seatless(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A seat atom where no seat is considered: a scoring row's `when` (which picks the row
+    for the hand), a step's, a take's or a lead rule's. The schema lets it through (one
+    condition language), and it would be weighed for no seat: refused at the atom."""
+    places: list[tuple[tuple[Any, ...], Any, str]] = []
+    for i, row in enumerate(t["scoring"]["rows"]):
+        places.append((("scoring", "rows", i, "when"), row.get("when"), "a scoring row is chosen for the hand"))
+    for i, step in enumerate(t["hand"]):
+        places.append((("hand", i, "when"), step.get("when"), "a step's `when` is weighed for the hand"))
+        for j, take in enumerate(step.get("takes", []) if isinstance(step.get("takes"), list) else []):
+            places.append((("hand", i, "takes", j, "when"), take.get("when"), "a take's `when` is weighed for the hand"))
+        for j, rule in enumerate(step.get("lead", []) if isinstance(step.get("lead"), list) else []):
+            places.append((("hand", i, "lead", j, "when"), rule.get("when"), "a lead rule's `when` is weighed for the hand"))
+    for where, condition, why in places:
+        for path, key in _seat_atoms(condition, where):
+            yield path, (f"{key} is about the seat or unit considered, and {why}, for no seat: put it in an award's "
+                         f"`when`, weighed for each seat or side (the hand's tricks are maker-tricks and defender-tricks)")
+
+
 AFTER_PLAY = ("maker-tricks", "defender-tricks", "self-tricks", "trick-sequence", "made", "reneged", "renege-claimed")
 
 
@@ -501,6 +553,12 @@ def _placement(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             for j, take in enumerate(step.get("takes", []) if kind == "exchange" else []):
                 if take["who"] in MAKER_REFS:
                     yield where + ("takes", j, "who"), f"{take['who']} names no seat: {no_maker}"
+            if kind == "offer" and step.get("effect") in ("alone", "defend-alone"):
+                # the maker goes alone (or a defender against him): the seat that accepts is not
+                # made the maker, so with none the hand would play "alone" for no seat
+                who = "the maker plays alone" if step["effect"] == "alone" else "a defender defends alone against the maker"
+                yield where + ("effect",), (f"effect: {step['effect']}: {who}, and {no_maker}; accepting does not make "
+                                            "a seat the maker")
             target = step.get("to")
             if kind == "offer" and set_by is not None and ((isinstance(target, str) and target in MAKER_REFS) or (isinstance(target, dict) and (
                     target["from"] in MAKER_REFS or target["seats"] in ("defenders", "maker-partners")))):
@@ -591,6 +649,43 @@ def _swaps(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                                             f"{swap['count']}}}")
 
 
+def _stock(t: dict[str, Any]) -> tuple[int, str]:
+    """The cards left undealt (the kitty a swap draws from, the stock of an exchange by
+    proposal), and how that follows from the pack, the deal and the number of players."""
+    n = t["players"]["count"]
+    dealt, size = _dealt(t)
+    upcard = 1 if t["deal"]["upcard"] else 0
+    said = f"a pack of {size}, less {dealt - upcard} dealt to {n} players" + (" and the upcard" if upcard else "")
+    return size - dealt, said
+
+
+def _stock_draws(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """A swap with the kitty, or an exchange by proposal, draws from the cards left undealt:
+    a table asking for more than the deal leaves (or more than a seat holds) would be accepted
+    and then stop at a seat with no legal action. The size follows from the deal, so each
+    option value that changes the players or the packets is checked with its own table."""
+    stock, said = _stock(t)
+    if stock < 0:
+        return                        # the deal does not fit the pack: reported as that
+    hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+    for i, step in enumerate(t["hand"]):
+        swap = step.get("swap") if step["kind"] == "offer" and step.get("effect") == "swap-with-kitty" else None
+        if isinstance(swap, dict) and isinstance(swap.get("count"), int):
+            if swap["count"] > stock:
+                yield ("hand", i, "swap", "count"), (f"the swap takes {swap['count']} card(s) from the kitty, which holds "
+                                                     f"{max(stock, 0)} ({said})")
+            elif swap["count"] > hand_size:
+                yield ("hand", i, "swap", "count"), f"the swap lays down {swap['count']} card(s), and a seat holds {hand_size}"
+        if step["kind"] == "propose":
+            least = (step.get("exchange") or {}).get("proposer-at-least", 1)
+            if stock <= 0:
+                yield ("hand", i), f"an exchange draws from the stock, and the deal leaves none ({said}): this step never runs"
+            elif least > min(stock, hand_size):
+                yield ("hand", i, "exchange", "proposer-at-least"), (
+                    f"the proposer must lay out {least} card(s), and the stock holds {stock} ({said}) and a seat "
+                    f"{hand_size}: no exchange could ever be made")
+
+
 def _truth(condition: dict[str, Any], outcome: dict[str, Any]) -> bool | None:
     """A condition weighed on a hand's outcome: True, False, or None where it speaks of what
     the outcome does not say (the trumps, a bid, the hand number...)."""
@@ -656,6 +751,9 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     the game there. Only outcomes the table can reach are weighed (a lone hand only where some
     step or bid plays alone), and a row speaking of what an outcome does not say (the trumps,
     a bid, the hand number) is taken as possibly scoring it."""
+    dealt, size = _dealt(t)
+    if dealt > size:
+        return                        # the deal's own problem; weighing every trick count of it would cost its size
     steps = t["hand"]
     hand = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
     auction = any(s["kind"] == "auction" for s in steps)
@@ -744,6 +842,11 @@ def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     row_ids = [r["id"] for r in t["scoring"]["rows"]]
     bid_ids = {b["id"] for s in t["hand"] if s["kind"] == "auction" for b in s["bids"]}
     counter_ids = [c["id"] for c in t.get("counters", [])]
+    for i, step in enumerate(t["hand"]):
+        # a step is stated as a row is: by the clause of its id, or the one its `clause` names
+        if "clause" not in step and step["id"] not in stating and not _never_holds(step.get("when"), t):
+            yield ("hand", i, "id"), (f"step {step['id']!r} has no clause stating it: add a clause of the same id, "
+                                      f"or name the one that states it (clause: <id>)")
     for i, row in enumerate(t["scoring"]["rows"]):
         if row_ids.count(row["id"]) > 1:
             yield ("scoring", "rows", i, "id"), f"duplicate row id {row['id']!r}"
@@ -820,6 +923,18 @@ def _score_unit(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                                   f"game.{key} counts half points and must be a whole number of points (even)")
 
 
+def _never_holds(condition: Any, t: dict[str, Any]) -> bool:
+    """Whether a step's `when` can never hold in this table, so that the step states no rule:
+    the Benny's step (`upcard: benny`) in a table with no Benny, which the option that adds
+    the Benny gives its clause (the one case a table ships; anything else is weighed as
+    possibly holding)."""
+    if not isinstance(condition, dict):
+        return False
+    if condition.get("upcard") == "benny" and not t["ranking"].get("benny"):
+        return True
+    return any(_never_holds(part, t) for part in condition.get("all", []) if isinstance(condition.get("all"), list))
+
+
 def _clauses_and_sources(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     sources = t["sources"]
     seen: dict[str, int] = {}
@@ -886,37 +1001,61 @@ def _option_mappings(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield ("options", key, "trickster", side), f"{mapping[side]!r} is not a value of option {key}: {exc}"
 
 
-def _placeholders(node: Any, path: tuple[Any, ...] = ()) -> Iterator[PathAndMessage]:
-    """Every ``$value`` outside the options, in the order of the table. Only branches that
-    hold one are walked with their paths: the first walk, over the whole table, is a plain
-    search (a table has thousands of values and almost never a stray placeholder)."""
-    if not _holds_placeholder(node):
+def _paths_where(node: Any, matches: Callable[[Any], bool], skip: str | None = None,
+                 path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every value of ``node`` that ``matches`` (never under the key ``skip``), with its path,
+    in the order of the table. Only branches that hold one are walked with their paths: the
+    first walk, over the whole table, is a plain search (a table has thousands of values and
+    almost never a stray one)."""
+    if not _holds(node, matches, skip):
         return
-    if node == VALUE:
-        yield path, f"{VALUE} is only for a range option's sets"
-    elif isinstance(node, dict):
+    if isinstance(node, dict):
         for key, value in node.items():
-            if key != "options":
-                yield from _placeholders(value, path + (key,))
+            if key != skip:
+                yield from _paths_where(value, matches, skip, path + (key,))
     elif isinstance(node, list):
         for i, item in enumerate(node):
-            yield from _placeholders(item, path + (i,))
+            yield from _paths_where(item, matches, skip, path + (i,))
+    else:
+        yield path, node
 
 
-def _holds_placeholder(node: Any) -> bool:
+def _holds(node: Any, matches: Callable[[Any], bool], skip: str | None) -> bool:
     pending = [node]
     pop, extend = pending.pop, pending.extend
     while pending:
         value = pop()
-        kind = type(value)
-        if kind is str:
-            if value == VALUE:
-                return True
-        elif isinstance(value, dict):
-            extend(item for key, item in value.items() if key != "options")
+        if isinstance(value, dict):
+            extend(item for key, item in value.items() if key != skip)
         elif isinstance(value, list):
             extend(value)
+        elif matches(value):
+            return True
     return False
+
+
+def _placeholders(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every ``$value`` outside the options (where a range option's sets use it)."""
+    for path, _ in _paths_where(t, lambda value: type(value) is str and value == VALUE, skip="options"):
+        yield path, f"{VALUE} is only for a range option's sets"
+
+
+# The largest whole number every JSON reader carries exactly (RFC 8259 section 6: readers that
+# hold numbers as doubles, a JavaScript engine among them). A table's points, scores and
+# targets stay within it, so that the scores a game reaches, summed over many hands, stay
+# within the protocol's integers (at most 20 digits, spec/protocol.md) for any engine.
+LARGEST_INTEGER = 2 ** 53 - 1
+
+
+def _out_of_range(value: Any) -> bool:
+    return type(value) is int and not -LARGEST_INTEGER <= value <= LARGEST_INTEGER
+
+
+def _huge_integers(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """Every integer of the table beyond what every engine's JSON carries, at its path."""
+    for path, value in _paths_where(t, _out_of_range):
+        yield path, (f"{value} is beyond the largest whole number an engine is sure to carry "
+                     f"({LARGEST_INTEGER}, 2^53 - 1): the scores it leads to could not be reported")
 
 
 def _visibility(t: dict[str, Any]) -> Iterator[PathAndMessage]:
@@ -945,9 +1084,9 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     ``partial``: the table fails its schema too, and the checks that can still read it report
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
               _scoring_and_game, _score_unit, _clauses_and_sources, _option_overlaps,
-              _placeholders, _visibility)
+              _placeholders, _huge_integers, _visibility)
     if not partial:
         return [problem for check in checks for problem in check(table)]
     found: list[PathAndMessage] = []

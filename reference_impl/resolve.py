@@ -284,6 +284,45 @@ def _choose(table: dict[str, Any], wanted: Mapping[str, Any], chain: tuple[Locat
     return chosen
 
 
+def _overridden_by_defaults(chosen: list[opts.Choice], wanted: Mapping[str, Any],
+                            chain: tuple[Located, ...]) -> list[Problem]:
+    """A value the author's table spells, at a path that an option it inherits writes with
+    the value nobody chose (its default): the option's patch is applied after the merge, so
+    the author's value would be replaced without a word (a child's ``game.target: 15`` under
+    the parent's option ``game-target``, default 10). The problem is at the author's line,
+    naming the option and the two cures: choose the option's default, or drop the option."""
+    author = chain[0]
+    if len(chain) < 2 or not isinstance(author.data, dict):
+        return []
+    own = author.data.get("options") or {}
+    locate = _locator(chain)
+    problems = []
+    for choice in chosen:
+        if choice.key in wanted or choice.key in own:
+            continue
+        written = [(dotted, True, value) for dotted, value in (choice.patch.get("sets") or {}).items()]
+        written += [(dotted, False, None) for dotted in (choice.patch.get("remove") or [])]
+        for dotted, sets, value in written:
+            ids = patches.split(dotted)
+            at = _index_path(author.data, ids)
+            if len(at) != len(ids) or at not in author.lines:
+                continue
+            mine = patches.get(author.data, ids) if patches.exists(author.data, ids) else None
+            if sets and mine == value:
+                continue                    # the option writes what the table says: nothing is lost
+            file, line = locate(choice.key, ("options", choice.key))
+            where = file + (f" line {line}" if line else "")
+            span = choice.where == ("range",) and value == choice.value
+            default = mine if span and isinstance(mine, int) and not isinstance(mine, bool) else "<value>"
+            what = f"sets it to {opts.yaml_text(value)}" if sets else "removes it"
+            problems.append(author.problem(at, (
+                f"this value is replaced: the inherited option {choice.key} (declared in {where}) {what} "
+                f"with its default {choice.key}={opts.yaml_text(choice.value)}, after the tables are merged; "
+                f"choose the value through the option (option-defaults: {{{choice.key}: {default}}}) or "
+                f"drop the option to keep this one (drop-options: [{choice.key}])")))
+    return problems
+
+
 def _id_path(table: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
     """``path`` with list indices replaced by the ids of the elements they point at."""
     out = []
@@ -302,7 +341,20 @@ def _id_path(table: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _at_origin(origin: patches.Origin, message: str, located: Located) -> Problem:
+def _drop_hint(table: Mapping[str, Any], label: str) -> str:
+    """For an inherited option that cannot apply to a child (the step or row it changes is
+    gone): the ``drop-options`` that takes it out, with the options whose values require it
+    (dropped alone, it would leave them requiring an option that is not there)."""
+    if not label.startswith("option "):
+        return ""
+    key = label[len("option "):].split("=", 1)[0]
+    declared = table.get("options") or {}
+    needing = [other for other, option in declared.items() if other != key and any(
+        key in (choice.get("requires") or {}) for choice in option.get("choices", []))]
+    return f"; if {key} cannot apply to this table, drop it: drop-options: [{', '.join([key] + needing)}]"
+
+
+def _at_origin(origin: patches.Origin, message: str, located: Located, hint: str = "") -> Problem:
     """A problem caused by a change, at the line that asks for it; when that line is in a
     parent table (an inherited option that no longer fits what this table changed), the
     problem is this table's, at its ``extends``, and says where the parent asks for it: the
@@ -310,7 +362,7 @@ def _at_origin(origin: patches.Origin, message: str, located: Located) -> Proble
     if origin.file == located.file or not isinstance(located.data, dict) or "extends" not in located.data:
         return Problem(origin.file, format_path(origin.path), message, origin.line)
     where = f"{origin.file}" + (f" line {origin.line}" if origin.line else "") + f", {format_path(origin.path)}"
-    return Problem(located.file, "$.extends", f"{message}: inherited from {where}", located.line_of(("extends",)))
+    return Problem(located.file, "$.extends", f"{message}: inherited from {where}{hint}", located.line_of(("extends",)))
 
 
 def _spelled_depth(located: Located, path: tuple[Any, ...]) -> int:
@@ -377,8 +429,17 @@ def _blamed(problems: list[tuple[tuple[Any, ...], str]], table: dict[str, Any], 
         if origin is not None:
             out.append(_at_origin(origin, f"{message} (at {format_path(path)}, set by {origin.label})", located))
         else:
-            out.append(_inherited(tuple(path), message, chain, table) or located.problem(path, message))
+            out.append(_inherited(tuple(path), message, chain, table) or _spelled(located, table, tuple(path), message))
     return out
+
+
+def _spelled(located: Located, table: Any, path: tuple[Any, ...], message: str) -> Problem:
+    """A problem at the line the author's file spells it: the resolved table's index (a
+    child's clause merged into the parent's list by id) is followed by ids into the file."""
+    ids = _id_path(table, path)
+    at = _index_path(located.data, ids)
+    line = located.lines.get(at) if len(at) == len(ids) else None
+    return Problem(located.file, format_path(path), message, line or located.line_of(path))
 
 
 def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> ResolvedTable:
@@ -395,20 +456,26 @@ def resolve_file(path: str | Path, options: Mapping[str, Any] | None = None) -> 
     table, restrictions = data["table"], data["restrictions"]
     _restrict(table, restrictions, chain)
     chosen = _choose(table, dict(options or {}), chain, restrictions["option-defaults"])
+    overridden = _overridden_by_defaults(chosen, dict(options or {}), chain)
     ledger = patches.Ledger()
     located_problems = opts.apply(table, chosen, _locator(chain), ledger)
     if located_problems:
-        raise SpecError([_at_origin(origin, f"{message} ({origin.label})", chain[0])
-                         for origin, message in located_problems])
+        # A change that could not be made leaves the table half changed (a failed move puts
+        # its element last): the semantic problems are those of the merged table before any
+        # option, which are the author's whatever the options do (one run, every problem).
+        merged = json.loads(merged_text)["table"]
+        own = _blamed(semantic_problems(merged, partial=True), merged, patches.Ledger(), chain)
+        raise SpecError([_at_origin(origin, f"{message} ({origin.label})", chain[0], _drop_hint(table, origin.label))
+                         for origin, message in located_problems] + overridden + own)
     table["selected"] = {c.key: c.value for c in chosen}
     problems = table_problems(table, SCHEMA)
     problems += [p for p in semantic_problems(table, partial=bool(problems)) if p not in problems]
-    if problems:
+    if problems or overridden:
         label = ", ".join(f"{k}={opts.yaml_text(v)}" for k, v in table["selected"].items() if options and k in options)
         found = _blamed(problems, table, ledger, chain, _own_problems(merged_text))
         if label:
             found = [Problem(p.file, p.path, f"{p.message} (with options {label})", p.line) for p in found]
-        raise SpecError(found)
+        raise SpecError(found + overridden)
     text = canonical_json(table)
     resolved = ResolvedTable(table["id"], table, text_hash(text), dict(table["selected"]), str(path))
     if key is not None and json.loads(text) == table:      # JSON keeps it exactly
@@ -434,6 +501,36 @@ def problems_beyond_the_schema(path: str | Path) -> list[Problem]:
     return _blamed(semantic_problems(table, partial=True), table, ledger, chain)
 
 
+def table_problem(resolved: ResolvedTable, path: tuple[Any, ...], message: str) -> Problem:
+    """A problem met while playing a resolved table, at the table's file and at the line of
+    ``path`` in the nearest file of its chain that spells it (a child's rows may be its
+    parent's): a run-time error names the table an author wrote, never ``<input>``."""
+    try:
+        chain = _chain(Path(resolved.file), checked=False)
+    except (SpecError, OSError):
+        return Problem(resolved.file, format_path(path), message)
+    ids = _id_path(resolved.table, path)
+    for located in chain:
+        at = _index_path(located.data, ids)
+        if len(at) == len(ids) and at in located.lines:
+            return Problem(located.file, format_path(path), message, located.lines[at])
+    return chain[0].problem((), message) if not path else Problem(chain[0].file, format_path(path), message)
+
+
+def declared_options(path: str | Path) -> dict[str, Any] | None:
+    """The merged table of ``path`` before any option is applied (its ``options`` as this
+    table restricts them), for trying each option value of a table whose defaults fail; None
+    where its files fail their schema or cannot be merged."""
+    try:
+        chain = _chain(Path(path))
+        data = json.loads(_merged_text(chain))
+        table = data["table"]
+        _restrict(table, data["restrictions"], chain)
+    except (SpecError, KeyError, TypeError, ValueError):
+        return None
+    return table
+
+
 def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedTable:
     """Resolve a variant by id (``euchre``) or by path to a YAML file."""
     if variant.endswith((".yaml", ".yml")) or "/" in variant:
@@ -443,5 +540,5 @@ def resolve(variant: str, options: Mapping[str, Any] | None = None) -> ResolvedT
 
 coerce_option_value = opts.coerce
 
-__all__ = ["ResolvedTable", "resolve", "resolve_file", "coerce_option_value", "canonical_json", "table_hash", "text_hash",
+__all__ = ["ResolvedTable", "resolve", "resolve_file", "declared_options", "table_problem", "coerce_option_value", "canonical_json", "table_hash", "text_hash",
            "format_path"]

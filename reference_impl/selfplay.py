@@ -68,6 +68,7 @@ class Summary:
     winners: Counter = field(default_factory=Counter)
     alone: int = 0
     defended_alone: int = 0
+    endless: list[int] = field(default_factory=list)     # the seeds of games that did not end
 
     def add(self, state: State) -> None:
         self.games += 1
@@ -84,6 +85,19 @@ class Summary:
                 self.alone += 1
             elif kind == "defend-alone":
                 self.defended_alone += 1
+
+
+def play_many(rules: Rules, seed: int | None, games: int, summary: Summary) -> None:
+    """Play ``games`` random games into ``summary``, each from a seed of its own drawn from
+    ``seed``: a game that does not end is counted with its seed (``play --games 1 --seed S``
+    replays it), and the other games are summed all the same."""
+    seeds = random.Random(seed)
+    for _ in range(games):
+        game_seed = seeds.randrange(2 ** 32)
+        try:
+            summary.add(play_random_game(rules, random.Random(game_seed)))
+        except EndlessGame:
+            summary.endless.append(game_seed)
 
 
 def unit_name(rules: Rules, unit: int | None) -> str:

@@ -1194,8 +1194,11 @@ class State:
         r = self.rules
         row = next((row for row in r.scoring_rows if row.when(self, -1, -1)), None)
         if row is None:
-            raise SpecError(f"no scoring row of {r.id} matches a hand with {self.maker_side_tricks()} maker tricks"
-                            f" (alone={self.alone}, defender alone={self.defender_alone >= 0}, maker={self.maker})")
+            from .resolve import table_problem     # only on this error: resolve is not compiled
+            raise SpecError(table_problem(r.resolved, ("scoring", "rows"),
+                                          f"no scoring row of {r.id} matches a hand with {self.maker_side_tricks()} maker "
+                                          f"tricks (alone={self.alone}, defender alone={self.defender_alone >= 0}, "
+                                          f"maker={self.maker})"))
         value, bid_tricks = (r.bids[self.bid].value, r.bids[self.bid].min_tricks) if self.bid >= 0 else (0, 0)
         points = [0] * len(r.units)
         scores = self.scores

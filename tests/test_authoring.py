@@ -3,7 +3,8 @@
 `docs/authoring.md` is run as written: each YAML block whose first line is `# file: PATH` is
 saved there, and each console block's `$ ` lines run in order in a fresh folder (an `export`
 carries over to the later lines); the lines under a command are text its output must contain,
-and `# exits N` says the status it must end with (0 otherwise). Then a built-in table copied
+and `# exits N` says the status it must end with (0 otherwise); every problem a command prints
+(an `error` or `warning` line) must be among them. Then a built-in table copied
 under a new id goes the whole way with no Python: validated, played, given generated cases
 that pass on the reference engine, and shown on a strictly built site. Last, no variant's id
 or title is written in the interpreter: everything a game does comes from its table.
@@ -78,6 +79,14 @@ def test_every_snippet_of_the_authoring_page_runs(tmp_path):
             flat = " ".join(output.split())
             for line in expected:
                 assert " ".join(line.split()) in flat, f"$ {command}\nprinted no line with {line!r}:\n{output[-3000:]}"
+            # every problem printed is on the page (the page may shorten it): one that a command
+            # adds (a run reports them all) fails here
+            documented = [" ".join(line.split()) for line in expected]
+            for line in output.splitlines():
+                if line.startswith(("error ", "warning ")):
+                    printed = " ".join(line.split())
+                    assert any(shown in printed for shown in documented), (
+                        f"$ {command}\nprinted a problem the page does not show: {line!r}:\n{output[-3000:]}")
             if command.startswith("export "):
                 exports.append(command)
             ran += 1

@@ -336,8 +336,11 @@ STUCK_IN_ROUND_1 = put("hand.round-1.stuck", "dealer")
 EVERY_LONE_MADE = put("scoring.rows.lone-made.award.0.points", 1)
 
 
+BENNY_STATED = put("hand.benny-upcard.clause", "upcard")      # a Benny's step runs, and is stated by a clause
+
+
 THROW_UP = {"id": "throw-up", "kind": "offer", "to": {"seats": "everyone", "from": "eldest"}, "accept": "drop",
-            "decline": "stay", "effect": "sit-out", "stop": "never"}     # every seat may throw up its hand
+            "decline": "stay", "effect": "sit-out", "stop": "never", "clause": "deal"}     # every seat may throw up its hand
 
 
 def _prose(variant: str, dotted: str) -> Shown:
@@ -378,7 +381,7 @@ PROBES: dict[str, Any] = {
     "deck.copies": Plays("euchre", put("deck.copies", 2)),
     "ranking.bowers": Plays("euchre", put("ranking.bowers", False)),
     "ranking.equal-cards": Plays("euchre", put("ranking.equal-cards", "last-played"), base=put("deck.copies", 2)),
-    "ranking.benny": Plays("euchre", edits(put("deck.extra", ["JK"]), put("ranking.benny", "JK"))),
+    "ranking.benny": Plays("euchre", edits(put("deck.extra", ["JK"]), put("ranking.benny", "JK"), BENNY_STATED)),
     # With a Benny the master is the Benny (its default; any other card is refused); without one it is the
     # extra card's only role (leaving it out is refused): every change is refused or plays the same.
     "ranking.no-trump.master": Refused("five-hundred", put("ranking.no-trump.master", "AS"), "must be an extra card"),
@@ -430,7 +433,7 @@ PROBES: dict[str, Any] = {
     "game.next-dealer": Refused("euchre", put("game.next-dealer", "right"), "'right' is not one of"),
     "game.simultaneous": Plays("five-hundred", put("game.simultaneous", ["highest", "play-on"]), scores=[480, 480, 480]),
     "terms.benny": Shown("euchre", edits(put("terms", {"benny": SENTINEL}), put("deck.extra", ["JK"]),
-                                         put("ranking.benny", "JK")), SENTINEL),
+                                         put("ranking.benny", "JK"), BENNY_STATED), SENTINEL),
     "terms.maker": Shown("euchre", put("terms", {"maker": SENTINEL}), SENTINEL),
     "terms.team": Shown("euchre", put("terms", {"team": [SENTINEL, "West-East"]}), SENTINEL),
     # clauses and sources
@@ -908,7 +911,7 @@ def test_a_dealer_stuck_in_the_first_round_must_order_up(tmp_path):
 
 
 ROUND_0 = {"id": "round-0", "kind": "make-trumps", "phase": "bid-round-0", "from": "eldest", "action": "call",
-           "turned-down": "allowed", "no-trump": False}
+           "turned-down": "allowed", "no-trump": False, "clause": "round-1"}
 
 
 def _insert_round_0(t: dict) -> None:
@@ -939,7 +942,7 @@ def test_a_round_added_before_the_first_keeps_the_pickup_and_the_canadian_loner_
 
 def test_variants_lists_the_good_tables_and_names_the_bad_one(tmp_path):
     folder = tmp_path / "mine"
-    child_file(folder, "euchre", "game: {target: 7}\n", name="kitchen")
+    child_file(folder, "euchre", "option-defaults: {game-target: 7}\n", name="kitchen")
     (folder / "broken.yaml").write_text("id: broken\ntitle: Broken\nsummary: x\nsources: {h: {title: h, kind: house}}\n"
                                         "extends: euchre\nplayers: {count: 99}\n")
     result = subprocess.run([sys.executable, "-m", "conformance.cli", "variants"], capture_output=True, text=True,
@@ -1027,6 +1030,7 @@ def _placed(kind: str, at: int) -> Edit:
         step = copy.deepcopy(SAMPLES[kind])
         if kind in ("set-trumps", "throw-in", "force-bid"):      # kinds that wait for no one have no phase
             step.pop("phase", None)
+        step.setdefault("clause", "deal")        # stated by a clause (a step without one is refused)
         t["hand"].insert(at, step)
     return run
 
@@ -1054,7 +1058,8 @@ def test_a_step_placed_anywhere_plays_or_is_refused(kind, host, at, tmp_path):
 
 def test_the_dealer_takes_the_upcard_after_set_trumps(tmp_path):
     """The issue's table: trumps turned with no maker, then the dealer may take the upcard."""
-    take = {"id": "dealer-pickup", "kind": "exchange", "takes": [{"who": "dealer", "from": "upcard", "optional": True}]}
+    take = {"id": "dealer-pickup", "kind": "exchange", "takes": [{"who": "dealer", "from": "upcard", "optional": True}],
+            "clause": "deal"}
     rules = rules_of(standalone("five-card-loo", {}, lambda t: t["hand"].insert(1, take), tmp_path))
     state = _first_hand(rules, dealer=0)
     assert (state.phase, state.to_act, state.legal_actions()) == ("take-offer", 0, ["pass", "take"])

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from reference_impl.catalog import variants_dir
+from reference_impl.resolve import resolve_file
 from reference_impl.validate import variant_problems
 
 SOURCE = (variants_dir() / "euchre.yaml").read_text(encoding="utf-8")
@@ -120,10 +121,12 @@ def test_extends(tmp_path, parent):
     path = tmp_path / "house.yaml"
     path.write_text(f"id: house\ntitle: House\nsummary: A house rule.\nextends: {parent}\n"
                     "sources: {seed-001: {title: x, kind: seed, file: 001_f25c09faf8f7ed31.txt}}\n"
-                    "game: {target: 7}\n", encoding="utf-8")
+                    "option-defaults: {game-target: 7}\n", encoding="utf-8")
     problems = variant_problems(path)
     if parent == "euchre":
         assert problems == []
+        # (a plain `game: {target: 7}` would be replaced by the option's default: refused, see test_table_refusals)
+        assert resolve_file(path).table["game"]["target"] == 7
     else:
         assert problems[0].path == "$.extends" and "unknown parent" in problems[0].message
 
@@ -231,7 +234,11 @@ def test_a_child_removes_inherited_clauses_and_a_clause_still_needed_is_named(tm
     fine = child(tmp_path, "quiet", "remove: [clauses.left-bower-is-trump]\n")
     assert variant_problems(fine) == []
     path = child(tmp_path, "leadless", "remove:\n  - clauses.lead\n")
-    [problem] = variant_problems(path)
+    problems = variant_problems(path)
+    # in the same run: the inherited option that replaces the removed clause (every option is tried)
+    assert any("(option maker-leads=true)" in p.message and "drop-options: [maker-leads]" in p.message
+               for p in problems), problems
+    [problem] = [p for p in problems if "no clause 'lead'" in p.message]
     assert (problem.file, problem.path, problem.line) == (str(path), "$.remove", line_of(path, "remove:"))
     assert "no clause 'lead'" in problem.message and "euchre.yaml:" in problem.message
     missing = child(tmp_path, "nosuch", "remove: [clauses.no-such-clause]\n")
