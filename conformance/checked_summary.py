@@ -12,12 +12,16 @@ identify deviation), with the shortest case that shows it.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from reference_impl import yaml_source
+from reference_impl.errors import SpecError
 
 from .requirements import DROPPED_NOTE, REDERIVED_NOTE
 
@@ -89,14 +93,42 @@ def _case_steps(line: dict[str, Any], root: Path) -> int | None:
     """A corpus case's length in steps, read from its file (None where it cannot be)."""
     path = root / str(line.get("file") or "")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
+        stat = path.stat()
+    except OSError:
         return None
-    items = data if isinstance(data, list) else [data]
-    for item in items:
-        if isinstance(item, dict) and item.get("id") == line.get("id"):
-            return sum(len(hand.get("steps") or []) for hand in item.get("hands") or [] if isinstance(hand, dict))
-    return None
+    steps = _steps_in_file(str(path), stat.st_mtime_ns, stat.st_size)
+    try:
+        return None if steps is None else steps.get(line.get("id"))
+    except TypeError:
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def _steps_in_file(path: str, mtime_ns: int, size: int) -> dict[Any, int] | None:
+    """Each case's length in steps in one case file, by id (the first case of an id), parsed
+    once per version of the file and through the parsed-text cache: every failing line of
+    every report asks for its case's file, and the compliance pages asked for the same files
+    thousands of times (most of a site build's CPU)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        data = yaml_source.load_text(text, path).data
+    except SpecError:                   # what safe_load alone accepts (a duplicate key) counts as before
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            return None
+    steps: dict[Any, int] = {}
+    for item in data if isinstance(data, list) else [data]:
+        if isinstance(item, dict):
+            try:
+                steps.setdefault(item.get("id"), sum(len(hand.get("steps") or []) for hand in item.get("hands") or []
+                                                     if isinstance(hand, dict)))
+            except TypeError:           # an id that is no key (a list) is no report's id either
+                continue
+    return steps
 
 
 def _clause_id(value: Any) -> str:

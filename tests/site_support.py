@@ -1,7 +1,10 @@
 """The rules site built once per test run (``mkdocs build --strict``), for every test that
-reads it: whichever pytest-xdist worker gets there first builds it, the others wait on a
-lock and reuse it. Import the fixture into a test module with ``from site_support import
-built_site``.
+reads it. The modules that read it are in one xdist group ("built-site", with ``--dist
+loadgroup``), so one worker builds it and runs them all: a test on another worker waiting
+for the build used to spend its own timeout waiting, and timed out on a loaded machine. The
+build is still under a file lock (whichever worker gets there first builds it, the others
+reuse it), for runs without the groups. Import the fixture into a test module with ``from
+site_support import built_site`` and mark the module ``pytestmark = BUILT_SITE``.
 
 The build is the project's strict-site gate, so it is run without ``-q``: with ``-q``
 mkdocs silences its warnings before strict mode counts them, and a site with 104 dead
@@ -30,6 +33,13 @@ from support import shared_cache_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+# The marks of every module that reads the built site: one worker runs them all (the site is
+# built once, and no test waits on another worker for it), and the test that happens to build
+# it has room for the build on a loaded machine (about 40 s of CPU; five times that in wall
+# time with the two cores shared, which the suite's 300 s hang guard did not leave).
+BUILD_TIMEOUT = 900
+BUILT_SITE = [pytest.mark.xdist_group("built-site"), pytest.mark.timeout(BUILD_TIMEOUT + 60)]
 
 # A line of mkdocs' log that makes the gate fail: its WARNING and ERROR lines (its own and
 # its plugins' and hooks', which log through it).
@@ -92,7 +102,7 @@ def shared_dir(tmp_path_factory) -> Path:
 def built_site(tmp_path_factory) -> Path:
     """The built site, shared by every worker of this test run."""
     shared = shared_dir(tmp_path_factory)
-    return build(shared / "euchre-site", shared, "euchre-site")
+    return build(shared / "euchre-site", shared, "euchre-site", timeout=BUILD_TIMEOUT)
 
 
 def html_ids(page: Path) -> set[str]:

@@ -55,6 +55,7 @@ def environment(home: Path) -> dict[str, str]:
             "NO_MKDOCS_2_WARNING": "1", "COLUMNS": "200", **shared_cache_env()}
 
 
+@pytest.mark.timeout(900)   # a hang guard with room for a loaded machine: its CPU times five exceeded the suite's 300 s
 def test_every_snippet_of_the_authoring_page_runs(tmp_path):
     page = PAGE.read_text(encoding="utf-8")
     found = blocks(page)
@@ -93,6 +94,7 @@ def test_every_snippet_of_the_authoring_page_runs(tmp_path):
     assert ran >= 10
 
 
+@pytest.mark.timeout(900)   # a hang guard with room for a loaded machine: its CPU times five exceeded the suite's 300 s
 def test_a_copied_table_goes_the_whole_way_without_python(tmp_path):
     """A built-in table under a new id, in a copy of the specification: validated, 100 games,
     generated cases passing on the reference, and a strict site build listing it (the

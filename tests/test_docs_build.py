@@ -15,10 +15,12 @@ import re
 import shutil
 from pathlib import Path
 
-from site_support import ROOT, build, built_site, html_ids, shared_dir  # noqa: F401 (a fixture)
+from site_support import BUILD_TIMEOUT, BUILT_SITE, ROOT, build, built_site, html_ids, shared_dir  # noqa: F401 (a fixture)
 
 from reference_impl.catalog import schema_dir, variant_ids
 from rules_site.corpus import load_site_cases
+
+pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
 
 REPORTS = ROOT / "docs" / "compliance" / "reports"
 
@@ -130,7 +132,8 @@ def test_a_variant_without_cases_builds_strict_and_is_listed_untested(tmp_path_f
         for case in chosen:
             shutil.copy(case, tmp / "euchre" / case.name)
         tmp.rename(corpus)
-    site = build(shared / "euchre-site-untested", shared, "euchre-site-untested", {"EUCHRE_SITE_CORPUS": str(corpus)})
+    site = build(shared / "euchre-site-untested", shared, "euchre-site-untested", {"EUCHRE_SITE_CORPUS": str(corpus)},
+                 timeout=BUILD_TIMEOUT)
     untested = [v for v in variant_ids() if v != "euchre"]
     assert len(list((corpus / "euchre").glob("*.yaml"))) < len(list((ROOT / "conformance" / "corpus" / "euchre").glob("*.yaml")))
     index = (site / "corpus" / "index.html").read_text(encoding="utf-8")

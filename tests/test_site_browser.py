@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from site_support import ROOT, built_site, serve, shared_dir  # noqa: F401 (a fixture)
+from site_support import BUILT_SITE, ROOT, built_site, serve, shared_dir  # noqa: F401 (a fixture)
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 BROWSER = ROOT / "tests" / "browser"
@@ -42,6 +42,7 @@ PAGES = list(PAGE_TYPES.values())
 WIDTHS = [1280, 390]
 
 pytestmark = [
+    *BUILT_SITE,   # one worker builds the site once for every test that reads it
     pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is not installed "
                        "(CI installs it with `apt-get install -y chromium`)"),
     pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None,

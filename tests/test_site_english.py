@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from site_english import bid_as_two_numbers, defects, placeholders
-from site_support import built_site  # noqa: F401 (fixture)
+from site_support import BUILT_SITE, built_site  # noqa: F401 (fixture)
+
+pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
 
 
 def test_every_built_page_reads_as_english(built_site):

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from site_support import built_site  # noqa: F401 (fixture)
+from site_support import BUILT_SITE, built_site  # noqa: F401 (fixture)
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is not installed "
-                                "(CI installs it with `apt-get install -y chromium`)")
+pytestmark = [*BUILT_SITE,    # one worker builds the site once for every test that reads it
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is not installed "
+                                 "(CI installs it with `apt-get install -y chromium`)")]
 PAPERS = {"A4": "210mm 297mm", "Letter": "8.5in 11in"}
 
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
-from site_support import built_site, page_text  # noqa: F401 (a fixture)
+from site_support import BUILT_SITE, built_site, page_text  # noqa: F401 (a fixture)
 
 from reference_impl.catalog import variant_ids
+
+pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
 
 CARD = re.compile(r"\b(?:(?:1[1-9]|[2-9TJQKA])[CDHS]|JK)\b")
 BID = re.compile(r"\b\d+(?:NT|NL|[CDHS])\b")

@@ -4,7 +4,9 @@ drawing it."""
 
 from __future__ import annotations
 
-from site_support import built_site  # noqa: F401 (fixture)
+from site_support import BUILT_SITE, built_site  # noqa: F401 (fixture)
+
+pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
 
 MAX_HTML = 300 * 1024
 
