@@ -358,8 +358,20 @@ class EngineProcess:
         lines: list[str] = []
         pending = b""
         while not lines or lines[-1].split()[0] not in ("started", "error"):
-            ready = _readable(self._report, deadline - time.monotonic())
-            chunk = os.read(self._report, 4096) if ready else b""
+            report = self._report
+            try:
+                if report is None:
+                    raise OSError("the keeper's report was closed")
+                ready = _readable(report, deadline - time.monotonic())
+                chunk = os.read(report, 4096) if ready else b""
+            except (OSError, ValueError):
+                # An interrupt stopped every engine from the main thread while this one was
+                # starting: its keeper's report is closed under us. Not an engine's fault.
+                if _SHUTTING_DOWN.is_set() or self.process is None:
+                    raise EngineCrashed("not started: the run is stopping") from None
+                raise
+            if not chunk and self.process is None:
+                raise EngineCrashed("not started: the run is stopping")
             if not chunk:
                 self._discard_process()
                 raise EngineCrashed(f"cannot start {self.argv[0]!r}: its keeper process "

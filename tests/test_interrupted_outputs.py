@@ -69,3 +69,18 @@ def test_a_report_without_a_footer_is_not_a_whole_run(tmp_path):
     (tmp_path / "r.jsonl").write_text("\n".join(lines) + "\n")
     run = read_run(tmp_path / "r.jsonl")
     assert "interrupted" in badge_for(run) and "no footer" in summary_markdown(run)
+
+
+def test_an_engine_starting_when_the_run_is_stopped_is_not_started_and_raises_no_stray_error():
+    # The race behind a rare traceback on interrupt: the main thread's kill_all closes the
+    # keeper's report of an engine a worker thread is still starting. The worker must end
+    # that start as "the run is stopping", not with a TypeError from reading a closed report.
+    from conformance import engine_process
+    engine = engine_process.EngineProcess([sys.executable, "-c", "pass"], 5.0)
+    engine._report, engine.process = None, None
+    engine_process.kill_all()
+    try:
+        with pytest.raises(engine_process.EngineCrashed, match="the run is stopping"):
+            engine._keeper_started()
+    finally:
+        engine_process.allow_starts()
