@@ -42,6 +42,7 @@ REPORTS = COMPLIANCE / "reports"
 HISTORY = COMPLIANCE / "history"
 BASELINES = COMPLIANCE / "baselines"
 FUZZ = COMPLIANCE / "fuzz"
+ADAPTERS = ROOT / "tools" / "adapters"  # adapter_plays imports an adapter, which imports its neighbours
 PY = sys.executable
 
 
