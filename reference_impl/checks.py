@@ -458,6 +458,26 @@ def _lone_defender_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield where + ("lead", j, "seat"), "defender-alone names no seat unless a defender defends alone: give the rule when: {defender-alone: true}"
 
 
+def _forcing_steps(t: dict[str, Any]) -> list[str]:
+    """The ids of the steps that can force a contract: a `force-bid`, or an auction or a
+    make-trumps step with a `stuck` seat (a seat that may not pass)."""
+    return [s["id"] for s in t["hand"] if s["kind"] == "force-bid" or (s["kind"] in ("auction", "make-trumps") and s.get("stuck"))]
+
+
+def _forced_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """`forced-contract` tells a forced contract from a free one: where no step can force a
+    contract it is false in every hand, and a row or rule written with it could never apply
+    (or always would): refused at the atom."""
+    if _forcing_steps(t):
+        return
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, condition in _conditions(sections, ()):
+        if "forced-contract" in condition:
+            yield path + ("forced-contract",), ("forced-contract: no step of this table can force a contract (a force-bid "
+                                                "step, or an auction or make-trumps step with a `stuck` seat): it is "
+                                                "false in every hand")
+
+
 def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """`holds` with nothing but `of` asks for at least none of the cards, `counter` without
     `at-least` and an empty `score` for nothing: each always holds, so a rule written with it
@@ -1081,7 +1101,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     ``partial``: the table fails its schema too, and the checks that can still read it report
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _forced_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
               _scoring_and_game, _score_unit, _clauses_and_sources, _option_overlaps,
               _placeholders, _huge_integers, _visibility)
     if not partial:
