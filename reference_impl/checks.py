@@ -89,6 +89,11 @@ def _dealt(t: dict[str, Any]) -> tuple[int, int]:
     return dealt + (1 if t["deal"]["upcard"] else 0), len(deck_cards(t["deck"]))
 
 
+def _hand_size(t: dict[str, Any]) -> int:
+    """The cards the deal gives each player (the packets dealt to the players)."""
+    return sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+
+
 def _deal(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     dealt, size = _dealt(t)
     if dealt > size:
@@ -274,7 +279,7 @@ def _step_properties(t: dict[str, Any]) -> Iterator[PathAndMessage]:
             for key in ("giver-may-pass", "receiver-may-refuse"):
                 if step.get(key, True):
                     yield ("hand", i, key), f"{packet} is passed and taken whole: `{key}` must be false"
-            hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+            hand_size = _hand_size(t)
             if step.get("give-count", 1) > hand_size:
                 yield ("hand", i, "give-count"), f"a giver holds {hand_size} cards: he cannot pass {step['give-count']}"
         if kind == "name" and step.get("effect") not in NAME_EFFECTS:
@@ -453,6 +458,26 @@ def _lone_defender_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
                 yield where + ("lead", j, "seat"), "defender-alone names no seat unless a defender defends alone: give the rule when: {defender-alone: true}"
 
 
+def _forcing_steps(t: dict[str, Any]) -> list[str]:
+    """The ids of the steps that can force a contract: a `force-bid`, or an auction or a
+    make-trumps step with a `stuck` seat (a seat that may not pass)."""
+    return [s["id"] for s in t["hand"] if s["kind"] == "force-bid" or (s["kind"] in ("auction", "make-trumps") and s.get("stuck"))]
+
+
+def _forced_refs(t: dict[str, Any]) -> Iterator[PathAndMessage]:
+    """`forced-contract` tells a forced contract from a free one: where no step can force a
+    contract it is false in every hand, and a row or rule written with it could never apply
+    (or always would): refused at the atom."""
+    if _forcing_steps(t):
+        return
+    sections = {key: t[key] for key in ("hand", "scoring", "counters", "game") if key in t}
+    for path, condition in _conditions(sections, ()):
+        if "forced-contract" in condition:
+            yield path + ("forced-contract",), ("forced-contract: no step of this table can force a contract (a force-bid "
+                                                "step, or an auction or make-trumps step with a `stuck` seat): it is "
+                                                "false in every hand")
+
+
 def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """`holds` with nothing but `of` asks for at least none of the cards, `counter` without
     `at-least` and an empty `score` for nothing: each always holds, so a rule written with it
@@ -477,19 +502,6 @@ def _vacuous_holds(t: dict[str, Any]) -> Iterator[PathAndMessage]:
 SEAT_ATOMS = ("self", "self-tricks", "self-in-hand", "holds", "reneged", "counter", "score")
 
 
-def _seat_atoms(condition: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
-    if not isinstance(condition, dict):
-        return
-    for key, value in condition.items():
-        if key in SEAT_ATOMS or (key == "stood" and value in ("self", "other")):
-            yield path + (key,), key
-        elif key in ("any", "all") and isinstance(value, list):
-            for i, part in enumerate(value):
-                yield from _seat_atoms(part, path + (key, i))
-        elif key == "not":
-            yield from _seat_atoms(value, path + (key,))
-
-
 def _seatless(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     """A seat atom where no seat is considered: a scoring row's `when` (which picks the row
     for the hand), a step's, a take's or a lead rule's. The schema lets it through (one
@@ -504,9 +516,14 @@ def _seatless(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         for j, rule in enumerate(step.get("lead", []) if isinstance(step.get("lead"), list) else []):
             places.append((("hand", i, "lead", j, "when"), rule.get("when"), "a lead rule's `when` is weighed for the hand"))
     for where, condition, why in places:
-        for path, key in _seat_atoms(condition, where):
-            yield path, (f"{key} is about the seat or unit considered, and {why}, for no seat: put it in an award's "
-                         f"`when`, weighed for each seat or side (the hand's tricks are maker-tricks and defender-tricks)")
+        if not isinstance(condition, dict):
+            continue
+        for path, part in [(where, condition), *_conditions(condition, where)]:
+            for key, value in part.items() if isinstance(part, dict) else ():
+                if key in SEAT_ATOMS or (key == "stood" and value in ("self", "other")):
+                    yield path + (key,), (f"{key} is about the seat or unit considered, and {why}, for no seat: put it in an award's "
+                                          f"`when`, weighed for each seat or side (the hand's tricks are maker-tricks "
+                                          f"and defender-tricks)")
 
 
 AFTER_PLAY = ("maker-tricks", "defender-tricks", "self-tricks", "trick-sequence", "made", "reneged", "renege-claimed")
@@ -667,7 +684,7 @@ def _stock_draws(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     stock, said = _stock(t)
     if stock < 0:
         return                        # the deal does not fit the pack: reported as that
-    hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+    hand_size = _hand_size(t)
     for i, step in enumerate(t["hand"]):
         swap = step.get("swap") if step["kind"] == "offer" and step.get("effect") == "swap-with-kitty" else None
         if isinstance(swap, dict) and isinstance(swap.get("count"), int):
@@ -755,7 +772,7 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
     if dealt > size:
         return                        # the deal's own problem; weighing every trick count of it would cost its size
     steps = t["hand"]
-    hand = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+    hand = _hand_size(t)
     auction = any(s["kind"] == "auction" for s in steps)
     lone = any(s["kind"] == "offer" and s.get("effect") == "alone" for s in steps) or any(
         b.get("alone") for s in steps if s["kind"] == "auction" for b in s["bids"])
@@ -865,7 +882,7 @@ def _scoring_and_game(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         if counter and counter["id"] not in counter_ids:
             yield path + ("counter", "id"), f"no counter {counter['id']!r}"
         sequence = condition.get("trick-sequence")
-        hand_size = sum(p["count"] for p in t["deal"]["packets"] if p["to"] == "players")
+        hand_size = _hand_size(t)
         if sequence and len(sequence) != hand_size:
             yield path + ("trick-sequence",), f"{len(sequence)} tricks in the sequence, {hand_size} in a hand"
     for i, counter in enumerate(t.get("counters", [])):
@@ -1084,7 +1101,7 @@ def semantic_problems(table: dict[str, Any], partial: bool = False) -> list[Path
     ``partial``: the table fails its schema too, and the checks that can still read it report
     alongside the schema's problems (an author learns every problem in one run); a check that
     stumbles on a malformed part (a missing key, a wrong type) is left out for this run."""
-    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
+    checks = (_players, _deck_and_ranking, _deal, _hand, _step_properties, _placement, _partner_refs, _called_partner_refs, _lone_defender_refs, _forced_refs, _seatless, _vacuous_holds, _too_early, _card_names, _rank_orders, _play_rules, _strains, _swaps, _stock_draws, _rounds, _scoring_coverage,
               _scoring_and_game, _score_unit, _clauses_and_sources, _option_overlaps,
               _placeholders, _huge_integers, _visibility)
     if not partial:

@@ -202,6 +202,8 @@ def _atom(rules: "Rules", key: str, value: Any) -> Predicate:
     if key == "conceded":
         side = ("none", "makers", "defenders").index(value)   # the state's CONCEDED_* order
         return lambda state, seat, unit: state.conceded == side
+    if key == "forced-contract":
+        return lambda state, seat, unit: state.forced == value
     if key == "counter":
         ident, at_least = value["id"], value.get("at-least")
 

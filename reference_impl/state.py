@@ -75,7 +75,7 @@ class State:
                  "high_bidder", "leader", "trick", "led", "tricks", "tricks_won", "next_of", "n_active",
                  "hand_points", "last_row", "winner", "events", "upcard_taken", "thrown_in", "partner",
                  "partner_shown", "called", "swap_seat", "givers", "stood", "exchanges", "exchange_count",
-                 "reneged", "claimed", "declared", "conceded", "gift", "gift_ready")
+                 "reneged", "claimed", "declared", "conceded", "forced", "gift", "gift_ready")
 
     def __init__(self, rules: Rules, dealer: int, scores: Sequence[int] | None = None):
         self.rules = rules
@@ -149,6 +149,7 @@ class State:
         self.claimed = 0                    # the seats of those a renege was claimed against
         self.declared: list[int] = []       # points scored at once this hand, per unit (declarations); empty: none
         self.conceded = CONCEDED_NONE       # which side conceded the hand (an offer with effect: concede)
+        self.forced = False                 # the contract was forced: a force-bid step, or a seat that might not pass
         self.gift: list[int] = []           # the cards of a packet passed so far by the giver (give-count > 1)
         self.gift_ready = False             # give-order: discard-first: the receiver has discarded for this giver
 
@@ -286,6 +287,7 @@ class State:
         other.claimed = self.claimed
         other.declared = self.declared[:]
         other.conceded = self.conceded
+        other.forced = self.forced
         other.gift = self.gift[:]
         other.gift_ready = self.gift_ready
         other.scores = self.scores[:]
@@ -460,13 +462,10 @@ class State:
 
     def _apply_make(self, action: str, arg: int) -> None:
         step = self.step
-        if action == "order":
-            self.round = step.number
-            self._make_trump(self.proposal, self.to_act)
-            return
         if action != "pass":
             self.round = step.number
-            self._make_trump(arg, self.to_act)
+            self.forced = step.stuck(self) == self.to_act      # the stuck seat had no pass: its trumps are forced
+            self._make_trump(self.proposal if action == "order" else arg, self.to_act)
             return
         self.queue.pop(0)
         if self.queue:
@@ -488,16 +487,23 @@ class State:
         bids = self.rules.bids
         high = self.high_bid
         step = self.step
-        if high < 0 and step.stuck_bids and step.stuck(self) == self.to_act and all(
-                s == self.to_act or self.auction_passed >> s & 1 for s in self.queue):
+        if self._stuck_in_auction():
             return [bids[i].token for i in step.stuck_bids]     # stuck: every other seat passed, no bid made
         return ["pass"] + [bids[i].token for i in self.step.bids if i > high and (bids[i].after < 0 or high >= bids[i].after)]
+
+    def _stuck_in_auction(self) -> bool:
+        """The seat to act is the auction's stuck seat, every other seat passed and no bid
+        was made: it may not pass (its bid is a forced contract)."""
+        step = self.step
+        return self.high_bid < 0 and bool(step.stuck_bids) and step.stuck(self) == self.to_act and all(
+            s == self.to_act or self.auction_passed >> s & 1 for s in self.queue)
 
     def _apply_auction(self, action: str, arg: int) -> None:
         seat = self.to_act
         if action == "pass":
             self.auction_passed |= 1 << seat
         else:
+            self.forced = self._stuck_in_auction()
             self.high_bid, self.high_bidder = arg, seat
         if not self.step.until_passed:
             self.queue.pop(0)
@@ -548,6 +554,7 @@ class State:
         seat = step.who(self)
         if seat < 0:
             return False
+        self.forced = True
         self._win_contract(step.bid, seat)
         return self.trump >= 0          # trumps made: the steps went on from there
 

@@ -329,6 +329,9 @@ def condition_words(cond: Mapping[str, Any] | None, table: Mapping[str, Any], wo
         elif key == "conceded":
             parts.append({"makers": "the makers conceded the hand", "defenders": "the defenders conceded the hand (folded)",
                           "none": "the hand was played out (no side conceded)"}.get(value, code(value)))
+        elif key == "forced-contract":
+            parts.append("the contract was forced (its maker could not pass)" if value
+                         else "the contract was bid freely (not forced)")
         elif key == "renege-claimed":
             parts.append({"makers": "a renege was claimed against the makers", "defenders":
                           "a renege was claimed against the defenders", "both": "reneges were claimed against both sides",

@@ -286,6 +286,8 @@ def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any]
                 return False
         if key == "conceded" and value != (hand.get("conceded") or "none"):
             return False
+        if key == "forced-contract" and value != hand["forced_contract"]:
+            return False
         if key == "any" and not any(holds(table, hand, part, unit) for part in value):
             return False
         if key == "all" and not all(holds(table, hand, part, unit) for part in value):
@@ -294,9 +296,24 @@ def holds(table: dict[str, Any], hand: dict[str, Any], condition: dict[str, Any]
             return False
         if key not in {"maker-tricks", "defender-tricks", "made", "alone", "defender-alone", "contract", "bid",
                        "partner", "trump", "trick-sequence", "self-tricks", "self-in-hand", "self", "any", "all", "not",
-                       "renege-claimed", "stood", "conceded"}:
+                       "renege-claimed", "stood", "conceded", "forced-contract"}:
             raise NotImplementedError(f"the oracle does not read the condition {key}")
     return True
+
+
+def forced_contract(hand: dict[str, Any], choices: list[tuple[int, str, list[str]]]) -> bool:
+    """Whether the hand's contract was forced, read from the choices the seats made this hand
+    (seat, action, the actions it had): the maker's bid of the contract, or the order or call
+    that made trumps, made with no `pass` among its actions; or a contract no seat chose (a
+    force-bid step made it)."""
+    if hand["maker"] is None:
+        return False
+    if hand["contract"] is not None:
+        chosen = [legal for seat, action, legal in choices if seat == hand["maker"] and action == "bid:" + hand["contract"]]
+        return not chosen or "pass" not in chosen[-1]
+    making = [legal for seat, action, legal in choices if seat == hand["maker"] and action != "pass"
+              and ("order" in legal or any(a.startswith("call:") for a in legal))]
+    return bool(making) and "pass" not in making[0]
 
 
 def _recipients(table: dict[str, Any], hand: dict[str, Any], target: str) -> list[int]:

@@ -101,6 +101,11 @@ def test_js_engine_refuses_card_rules_it_does_not_play():
         "rounds": lambda t: t["hand"].insert(0, {"id": "auction", "kind": "auction", "from": "eldest", "rounds": 2,
                                                   "bids": [{"id": "3", "tricks": 3}]}),
         "unit": lambda t: t["scoring"].update(unit="half"),
+        # a rule for a forced contract (Double Hasenpfeffer's forced dealer), here a stuck dealer euchred
+        "forced-contract": lambda t: (next(s for s in t["hand"] if s["id"] == "round-2").update(stuck="dealer"),
+                                      t["scoring"]["rows"].insert(0, {"id": "forced", "when": {"not": {"any": [
+                                          {"made": True}, {"forced-contract": False}]}},
+                                          "award": [{"to": "defenders", "points": 1}]})),
         # mechanism 4: one decision for a side, a concession that ends the hand
         "decision": lambda t: next(s for s in t["hand"] if s["id"] == "defending-alone").update(decision="first-seat"),
         "concede": lambda t: t["hand"].insert(len(t["hand"]) - 1, {
@@ -113,10 +118,16 @@ def test_js_engine_refuses_card_rules_it_does_not_play():
         changed = copy.deepcopy(table)
         change(changed)
         messages.append({"id": n, "type": "rules", "variant": "euchre", "options": {"railroading": True}, "sha256": "0" * 64, "table": changed})
+    double = resolve("double-hasenpfeffer").table            # the first table scored in half points
+    messages.append({"id": 98, "type": "rules", "variant": "double-hasenpfeffer", "options": {}, "sha256": "0" * 64,
+                     "table": double})
     messages.append({"id": 99, "type": "bye"})
     proc = subprocess.run(ENGINE.split(), cwd=ROOT, input="".join(json.dumps(m) + "\n" for m in messages),
                           capture_output=True, text=True, timeout=60)
     replies = {r["id"]: r for r in map(json.loads, proc.stdout.splitlines())}
     assert replies[2]["ok"] is True, replies[2]
+    assert replies[98]["ok"] is False and replies[98]["error"]["category"] == "unsupported", replies[98]
+    assert "forced-contract" in next(r for n, r in replies.items() if n == 3 + list(changes).index("forced-contract"))[
+        "error"]["message"]
     for n, name in enumerate(changes, start=3):
         assert replies[n]["ok"] is False and replies[n]["error"]["category"] == "unsupported", (name, replies[n])

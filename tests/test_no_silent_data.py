@@ -669,6 +669,7 @@ PROBES.update({
     "scoring.unit": Shown("euchre", put("scoring.unit", "half"), "scores are kept in half points"),
     "condition.conceded": Refused("pepper", put("scoring.rows.folded.when.conceded", "makers"),
                                   "no scoring row scores a hand the defenders concede"),
+    "condition.forced-contract": Plays("double-hasenpfeffer", put("scoring.rows.forced-set.when.forced-contract", False)),
     "step.stuck-from": Plays("napoleon", put("hand.bidding.stuck-from", "3"), options={"all-pass": "dealer-must-bid"}),
     "step.trumps-by": Refused("euchre", put("hand.play.trumps-by", "first-lead"), "the first lead never fixes them"),
     "step.all-sit-out": Plays("five-card-loo", put("hand.play.all-sit-out", "void-same-dealer"),

@@ -61,6 +61,7 @@ def check_game(rules, rng: random.Random) -> int:
     named = None           # the suit named for a master card led at no-trumps, this trick
     counters = {c["id"]: [c.get("start", 0)] * (rules.n if c["per"] == "player" else len(rules.units))
                 for c in table.get("counters", [])}
+    choices: list = []     # (seat, action, the actions it had) this hand: the oracle reads a forced contract from them
     while not state.is_terminal():
         if state.is_chance_node():
             assert not any(reached(rules, s) for s in state.scores) or "play-on" in rules.simultaneous \
@@ -68,6 +69,7 @@ def check_game(rules, rng: random.Random) -> int:
             if state.hand_number >= MAX_HANDS:
                 return state.hand_number
             state.deal_random(rng)
+            choices = []
         else:
             assert sorted(all_cards(state)) == list(range(rules.n_cards)), "cards are conserved"
             obs = state.observation()
@@ -78,7 +80,9 @@ def check_game(rules, rng: random.Random) -> int:
                 current = obs["tricks"][-1] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else None
                 trick = [tuple(p) for p in current["cards"]] if current else []
                 assert {t[5:] for t in legal} == oracle.legal_plays(table, obs["trump"], hand, trick, named)
-            state.apply(random_action(rng, state))
+            action = random_action(rng, state)
+            choices.append((obs["to_act"], action, list(legal)))
+            state.apply(action)
         for event in state.events[seen:]:
             if event[0] == "master-suit":
                 named = event[1]
@@ -86,7 +90,7 @@ def check_game(rules, rng: random.Random) -> int:
                 check_trick(rules, state, event, named)
                 named = None
             elif event[0] == "score":
-                check_score(rules, state, event, counters)
+                check_score(rules, state, event, counters, choices)
         seen = len(state.events)
     winners = [u for u, score in enumerate(state.scores) if reached(rules, score)]
     lost = [u for u, score in enumerate(state.scores) if rules.lose_at is not None and score <= rules.lose_at]
@@ -107,7 +111,7 @@ def check_trick(rules, state, event, named) -> None:
     assert winner == oracle.trick_winner(rules.table, obs["trump"], cards, named), cards
 
 
-def check_score(rules, state, event, counters) -> None:
+def check_score(rules, state, event, counters, choices) -> None:
     obs = state.observation()
     _, row, points, scores = event
     # every trick is played, unless a side conceded the hand (then none is)
@@ -115,6 +119,7 @@ def check_score(rules, state, event, counters) -> None:
     before = [score - gained for score, gained in zip(scores, points)]
     hand = {key: obs.get(key) for key in ("maker", "partner", "alone", "defender_alone", "contract", "trump", "tricks",
                                           "tricks_won", "sitting_out", "renege_claims", "stood", "conceded")}
+    hand["forced_contract"] = oracle.forced_contract(hand, choices)
     expected_row, expected = oracle.hand_points(rules.table, hand, before)
     oracle.count(rules.table, hand, counters, expected)
     assert (row, list(points)) == (expected_row, expected)

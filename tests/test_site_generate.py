@@ -130,6 +130,9 @@ def test_conditions_and_steps_in_words():
     assert W.condition_words({"maker-tricks": [3, 4], "alone": True}, table, w) == "the makers take 3 or 4 tricks and the maker plays alone"
     assert W.condition_words({"maker-tricks": [0, 2]}, table, w) == "the makers take fewer than 3 tricks"
     assert W.condition_words({"maker-tricks": 5}, table, w) == "the makers take all 5 tricks"
+    assert W.condition_words({"made": False, "forced-contract": True}, table, w) == \
+        "the makers fail and the contract was forced (its maker could not pass)"
+    assert W.condition_words({"forced-contract": False}, table, w) == "the contract was bid freely (not forced)"
     assert W.sequence_words("DDMMM") == "the defenders take the first two tricks and the makers take the last three tricks"
     assert W.points_words({"contract-value": 1, "at-least": 250}) == "the bid's value, at least 250"
     for variant in variant_ids():

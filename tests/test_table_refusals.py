@@ -316,3 +316,25 @@ def test_an_exchange_by_proposal_that_could_never_be_made_is_refused(tmp_path):
     assert len(found) == 1 and found[0].file == str(path), variant_problems(path)
     assert found[0].line == _line_of(path, "proposer-at-least: 6") and found[0].path.endswith(".exchange.proposer-at-least")
     assert not _found(_standalone(tmp_path, lambda t: None, base="ecarte", ident="as-shipped"), "the proposer must lay out")
+
+
+def test_forced_contract_where_no_step_can_force_one_is_refused_at_the_atom(tmp_path):
+    """Euchre by default sticks no one: `forced-contract` would be false in every hand, so a
+    row written with it could never apply. Sticking the dealer (a make-trumps `stuck` seat)
+    makes it a rule the table can use."""
+    def edit(t: dict) -> None:
+        t["scoring"]["rows"].insert(0, {"id": "forced-euchred", "when": {"made": False, "forced-contract": True},
+                                        "award": [{"to": "defenders", "points": 1}]})
+        t["clauses"].append({"id": "forced-euchred", "topic": "scoring", "title": "A stuck dealer euchred",
+                             "text": "A stuck dealer euchred gives the defenders 1 point.", "source": "seed-001"})
+    path = _standalone(tmp_path, edit)
+    found = _found(path, "forced-contract: no step of this table can force a contract")
+    assert len(found) == 1 and found[0].file == str(path), variant_problems(path)
+    assert found[0].path == "$.scoring.rows[0].when.forced-contract"
+    assert found[0].line == _line_of(path, "forced-contract: true"), found
+
+    def stuck(t: dict) -> None:
+        edit(t)
+        next(s for s in t["hand"] if s["id"] == "round-2")["stuck"] = "dealer"
+    accepted = _standalone(tmp_path, stuck, ident="stuck")
+    assert not _found(accepted, "forced-contract"), variant_problems(accepted)

@@ -66,6 +66,7 @@ CONDITION_ATOMS: list[dict[str, Any]] = [
     {"stood": "self"}, {"stood": "other"}, {"stood": "nobody"}, {"reneged": True},
     {"renege-claimed": "makers"}, {"renege-claimed": "defenders"}, {"renege-claimed": "both"},
     {"renege-claimed": "none"}, {"conceded": "makers"}, {"conceded": "defenders"}, {"conceded": "none"},
+    {"forced-contract": True}, {"forced-contract": False},
     {"score": {"at-most": 7}}, {"score": {"at-least": 5}}, {"score": {"at-least": 2, "at-most": 9}}, {"score": {}},
     {"any": [{"alone": True}, {"score": {"at-most": 3}}]}, {"all": [{"made": True}, {"hand-number": [1, 9]}]},
     {"not": {"trump": "none"}},

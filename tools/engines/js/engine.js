@@ -57,6 +57,13 @@ const HAND_SIZE = 5;
 // ranks run in the usual order, and follow suit as the only rule of play. A table sent with
 // more (a pack with copies, cards left out, ranks in another order, must head / trump /
 // overtrump) is refused rather than played by the wrong rules.
+// Whether a key appears anywhere under a node (a condition atom inside any, all or not too).
+function mentions(node, key) {
+  if (Array.isArray(node)) return node.some((item) => mentions(item, key));
+  if (node === null || typeof node !== 'object') return false;
+  return Object.keys(node).some((k) => k === key || mentions(node[k], key));
+}
+
 const USUAL_RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 function cardRulesBeyond(table) {
   const deck = table.deck || {};
@@ -70,6 +77,9 @@ function cardRulesBeyond(table) {
     if (!KNOWN_RANKING.includes(key)) return `the ranking rule ${key}`;
   }
   if ((table.scoring || {}).unit === 'half') return 'scores counted in half points (scoring.unit: half)';
+  if (mentions(table.scoring, 'forced-contract') || mentions(table.game, 'forced-contract')) {
+    return 'a rule for a forced contract (the condition forced-contract)';
+  }
   for (const step of table.hand || []) {
     if (!KNOWN_STEP_KINDS.includes(step.kind)) return `a hand step of kind ${step.kind} (${step.id})`;
     if (step.kind === 'give' && ((step['give-count'] || 1) > 1 || step['give-order'] === 'discard-first')) {
