@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 
+ROOT = Path(__file__).resolve().parent
+
+# The modules of the step kinds are the state's own code: each is compiled as soon as it is added
+# (their package's __init__ holds nothing to run).
+STEP_KINDS = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "reference_impl" / "step_kinds").glob("*.py")
+                    if path.name != "__init__.py")
 # The modules a hand's every decision runs through, and perft (the costliest request an engine is
 # sent); they type-check under mypy --strict-optional.
 COMPILED = ["reference_impl/state.py", "reference_impl/rules.py", "reference_impl/conditions.py",
-            "reference_impl/steps.py", "reference_impl/scoring.py", "reference_impl/perft.py"]
+            "reference_impl/steps.py", "reference_impl/scoring.py", "reference_impl/perft.py",
+            *STEP_KINDS]
 
 
 def compiled_extensions() -> list:

@@ -884,11 +884,12 @@ def test_the_walk_goes_red_when_a_property_is_ignored(tmp_path, monkeypatch):
     """The walk can fail: with the interpreter ignoring `stuck` on an order round again (as it
     did before issue 30: the stuck dealer could pass), the probe of `step.stuck` reports it."""
     from reference_impl import state as state_module
-    honoured = state_module._LEGAL[state_module.M_MAKE]
+    from reference_impl.step_kinds.common import M_MAKE
+    honoured = state_module._LEGAL[M_MAKE]
 
     def ignoring_stuck_when_ordering(state: State) -> list[str]:
         return ["pass", "order"] if state.step.order else honoured(state)
-    monkeypatch.setitem(state_module._LEGAL, state_module.M_MAKE, ignoring_stuck_when_ordering)
+    monkeypatch.setitem(state_module._LEGAL, M_MAKE, ignoring_stuck_when_ordering)
     with pytest.raises(AssertionError, match="silent data"):
         _run("step.stuck", PROBES["step.stuck"], tmp_path, monkeypatch)
 
@@ -1103,11 +1104,12 @@ def test_no_one_left_to_play_raises_rather_than_spins(tmp_path):
     """The interpreter's own bound: a hand reaching the play with no seat in it (which the
     play step's rule prevents) raises a clear error instead of looping."""
     from reference_impl.errors import SpecError
+    from reference_impl.step_kinds.play import next_active
     rules = _all_out_rules(tmp_path, None)
     state = _first_hand(rules, dealer=0)
     state.active = 0
     with pytest.raises(SpecError, match="no seat is left to play"):
-        state._next_active(0)
+        next_active(state, 0)
 
 
 def test_all_sit_out_without_a_sit_out_offer_is_refused(tmp_path):

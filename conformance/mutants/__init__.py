@@ -38,6 +38,10 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
             source = Path(folder) / f"{leaf}.py"
             if source.is_file():
                 return importlib.util.spec_from_file_location(name, source)
+            package = Path(folder) / leaf / "__init__.py"
+            if package.is_file():     # a subpackage (the step kinds): its modules from source too
+                return importlib.util.spec_from_file_location(name, package,
+                                                              submodule_search_locations=[str(package.parent)])
         return None
 
 
@@ -103,18 +107,33 @@ def after_compile(change: Callable[[Rules], None]) -> None:
     Rules.__init__ = patched
 
 
-def wrap_state(method: str, wrapper: Callable) -> None:
-    """Replace ``State.<method>`` by ``wrapper(original, self, *args)``, in the class and in
-    the phase dispatch tables that hold the method."""
+def wrap_state(name: str, wrapper: Callable) -> None:
+    """Replace a part of the interpreter by ``wrapper(original, state, *args)``.
+
+    ``name`` is a method of ``State`` (``observation``, ``apply``, ``_start_hand``) or a function
+    of a step kind's module as ``module.function`` (``play.playable`` is
+    :func:`reference_impl.step_kinds.play.playable`). A function is replaced wherever the
+    interpreter holds it: in its module, in the modules that import it by name, and in the
+    state's dispatch tables."""
     import reference_impl.state as state_module
 
     _, State = _interpreter()
-    original = getattr(State, method)
+    if "." in name:
+        module_name, function = name.split(".")
+        original = getattr(importlib.import_module(f"reference_impl.step_kinds.{module_name}"), function)
+    else:
+        original = getattr(State, name)
 
     def patched(self: State, *args, **kwargs):
         return wrapper(original, self, *args, **kwargs)
 
-    setattr(State, method, patched)
+    if "." not in name:
+        setattr(State, name, patched)
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("reference_impl.") and module is not None:
+            for key, value in list(vars(module).items()):
+                if value is original:
+                    setattr(module, key, patched)
     for table in (state_module._LEGAL, state_module._APPLY, state_module._BEGIN):
         for key, function in table.items():
             if function is original:

@@ -12,4 +12,4 @@ def apply() -> None:
         current = state.rules.bids[state.high_bid].min_tricks
         allowed = {bid.token for bid in state.rules.bids if bid.min_tricks > current}
         return [a for a in actions if a == "pass" or a in allowed]
-    wrap_state("_legal_auction", legal)
+    wrap_state("auction.legal", legal)

@@ -9,4 +9,4 @@ def apply() -> None:
         if step.order and state.dealer in state.queue:
             state.queue.remove(state.dealer)
         return waiting
-    wrap_state("_begin_make", begin)
+    wrap_state("make_trumps.begin", begin)

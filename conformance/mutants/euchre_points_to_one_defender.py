@@ -14,4 +14,4 @@ def apply() -> None:
             if state.hand_points[seat] > 0 and state.last_row and "euchre" in state.last_row:
                 state.scores[seat] -= state.hand_points[seat]
                 state.hand_points[seat] = 0
-    wrap_state("_score_hand", score)
+    wrap_state("hand_end.score_hand", score)

@@ -7,4 +7,4 @@ def apply() -> None:
     def at_no_trumps(original, self, card):
         self.trump = self.rules.NT
         self.events.append(("trump", "NT", self.maker))
-    wrap_state("_trumps_by_lead", at_no_trumps)
+    wrap_state("play.trumps_by_lead", at_no_trumps)

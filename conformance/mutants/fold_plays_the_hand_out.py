@@ -7,5 +7,5 @@ from conformance.mutants import wrap_state
 def apply() -> None:
     def ignore_concession(original, state, seat):
         state.queue = []
-        state._next()
-    wrap_state("_concede", ignore_concession)
+        state.next_step()
+    wrap_state("offer.concede", ignore_concession)

@@ -12,4 +12,4 @@ def apply() -> None:
         if state.trick and state.led < 0:
             return state.hands[state.to_act]
         return original(state)
-    wrap_state("_playable", playable)
+    wrap_state("play.playable", playable)

@@ -10,4 +10,4 @@ def apply() -> None:
         if state.high_bid < 0 and bin(state.auction_passed).count("1") == others and len(actions) > 1:
             actions = [a for a in actions if a != "pass"]
         return actions
-    wrap_state("_legal_auction", legal)
+    wrap_state("auction.legal", legal)

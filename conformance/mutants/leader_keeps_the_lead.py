@@ -9,4 +9,4 @@ def apply() -> None:
         original(state)
         if state.phase == "play" and not state.trick:
             state.leader = state.to_act = leader
-    wrap_state("_finish_trick", finish)
+    wrap_state("play.finish_trick", finish)

@@ -39,4 +39,4 @@ def apply() -> None:
             return original(state)
         finally:
             rules.power = saved
-    wrap_state("_finish_trick", finish)
+    wrap_state("play.finish_trick", finish)

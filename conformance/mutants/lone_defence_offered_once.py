@@ -10,4 +10,4 @@ def apply() -> None:
         if step.effect == DEFEND_ALONE and waiting and state.mode != 0:
             state.queue = state.queue[:1]
         return waiting
-    wrap_state("_begin_offer", begin)
+    wrap_state("offer.begin", begin)

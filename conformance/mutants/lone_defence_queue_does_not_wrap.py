@@ -10,4 +10,4 @@ def apply() -> None:
         if state.step is not None and state.step.effect == DEFEND_ALONE and state.maker >= 0:
             state.queue = [seat for seat in state.queue if seat > state.maker]
         return original(state)
-    wrap_state("_next_offer", next_offer)
+    wrap_state("offer.next_offer", next_offer)

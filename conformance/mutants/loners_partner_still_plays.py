@@ -7,4 +7,4 @@ def apply() -> None:
     def go_alone(original, state):
         state.alone = True
         state.events.append(("alone", state.maker))
-    wrap_state("_go_alone", go_alone)
+    wrap_state("common.go_alone", go_alone)

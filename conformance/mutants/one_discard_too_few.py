@@ -9,4 +9,4 @@ def apply() -> None:
         for entry in state.discards:
             if entry[1] > 1:
                 entry[1] -= 1
-    wrap_state("_take", take)
+    wrap_state("exchange.take_cards", take)

@@ -8,4 +8,4 @@ def apply() -> None:
     def next_giver(original, state):
         del state.givers[1:]
         return original(state)
-    wrap_state("_next_giver", next_giver)
+    wrap_state("give.next_giver", next_giver)

@@ -13,4 +13,4 @@ def apply() -> None:
                 unit = state.rules.unit_of[state.maker]
                 state.hand_points[unit] += 10 * over
                 state.scores[unit] += 10 * over
-    wrap_state("_score_hand", score)
+    wrap_state("hand_end.score_hand", score)

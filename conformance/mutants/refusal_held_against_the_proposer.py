@@ -9,4 +9,4 @@ def apply() -> None:
         original(state, action, arg)
         if action == "refuse" and before == 0:
             state.stood = state.step.who(state)
-    wrap_state("_apply_respond", respond)
+    wrap_state("propose.apply_respond", respond)

@@ -9,4 +9,4 @@ def apply() -> None:
         if state.to_act != state.step.who(state) and "draw" in actions:
             return ["draw"]
         return actions
-    wrap_state("_legal_exchange", legal)
+    wrap_state("propose.legal_exchange", legal)

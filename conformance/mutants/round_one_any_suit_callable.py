@@ -10,4 +10,4 @@ def apply() -> None:
             rules = state.rules
             actions = actions + [token for token in rules.call_token[:rules.NT] if token not in actions]
         return actions
-    wrap_state("_legal_make", legal)
+    wrap_state("make_trumps.legal", legal)

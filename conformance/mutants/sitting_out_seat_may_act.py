@@ -7,4 +7,4 @@ def apply() -> None:
     def begin_play(original, state, step):
         state.active = (1 << state.rules.n) - 1
         return original(state, step)
-    wrap_state("_begin_play", begin_play)
+    wrap_state("play.begin", begin_play)

@@ -9,4 +9,4 @@ def apply() -> None:
         if not state.step.order and state.proposal >= 0 and "order" not in actions:
             actions = actions + ["order"]
         return actions
-    wrap_state("_legal_make", legal)
+    wrap_state("make_trumps.legal", legal)

@@ -12,4 +12,4 @@ def apply() -> None:
         state.leader = leader
         state.to_act = leader
         return waiting
-    wrap_state("_begin_play", begin_play)
+    wrap_state("play.begin", begin_play)
