@@ -20,7 +20,7 @@ from reference_impl.errors import Problem, SpecError
 from .cases import Case
 from .engine_process import START_TIMEOUT
 from .runner import FAILING, CaseResult, Failure, Session, unsupported_needs
-from .usage import write_atomically
+from conformance.common.usage import write_atomically
 from .worker_processes import can_fork, run_in_processes
 
 

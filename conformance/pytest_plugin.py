@@ -28,9 +28,9 @@ from .claim import claims, shortfall
 from .containment import available as contained
 from .engine_process import engine_command, left_behind_total
 from .report import left_sentence
-from .shown import visible
+from conformance.common.shown import visible
 from .runner import FAILING, Session
-from .usage import percent, seconds
+from conformance.common.usage import percent, seconds
 
 _session: Session | None = None
 _skips: tuple[str, SkipList | None] | None = None      # the skip file, read once per process

@@ -21,11 +21,11 @@ from rich.markup import escape
 
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 from .claim import claims_of_results
-from .clip import xml_safe
+from conformance.common.clip import xml_safe
 from .containment import available as contained
 from .runner import FAILING, OUTCOMES, CaseResult
-from .shown import one_line, visible_data
-from .usage import write_atomically
+from conformance.common.shown import one_line, visible_data
+from conformance.common.usage import write_atomically
 
 
 def portable(argument: str, cwd: str | None = None) -> str:

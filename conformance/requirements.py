@@ -67,9 +67,9 @@ from reference_impl.options import choice_for, meets, values_of, yaml_text
 from . import __version__
 from .cases import Case, resolved_table
 from .engine_process import InProcessEngine
-from .forked_map import forked_map, usable_cores
+from conformance.common.forked_map import forked_map, usable_cores
 from .reference_engine import ReferenceEngine
-from .json_values import same_set
+from conformance.common.json_values import same_set
 from .runner import Session, declares_value, same_value
 from .seat_views import ReferenceReplay
 

@@ -22,11 +22,11 @@ from reference_impl.schemas import surely_valid, validator
 
 from .cases import Case
 from .cited_clause import ClauseTracer, Point
-from .clip import clip_pair, clip_text
+from conformance.common.clip import clip_pair, clip_text
 from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
 from .seat_views import ReferenceReplay, view_differences, wants_views
-from .json_values import same_set, strict_equal
-from .shown import one_line
+from conformance.common.json_values import same_set, strict_equal
+from conformance.common.shown import one_line
 from .state_consistency import card_count, dealt_cards, inconsistency
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")

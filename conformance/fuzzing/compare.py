@@ -17,8 +17,8 @@ from typing import Any
 
 from ..runner import OBSERVATION_REQUIRED_SET as REQUIRED
 from ..runner import SEAT_SET_FIELDS, SET_FIELDS
-from ..json_values import as_set as _as_set
-from ..json_values import same_set, strict_equal  # noqa: F401 - strict_equal is used from here too
+from conformance.common.json_values import as_set as _as_set
+from conformance.common.json_values import same_set, strict_equal  # noqa: F401 - strict_equal is used from here too
 
 MISSING = "<missing>"
 

@@ -15,9 +15,9 @@ from rich.table import Table
 from reference_impl.options import describe_values, yaml_text
 from reference_impl.resolve import resolve
 
-from .console import console, escape, plain
-from .listing import field, fits_table, print_lines, wrapped
-from .usage import EXIT_OK, UsageError
+from conformance.common.console import console, escape, plain
+from conformance.cli.listing import field, fits_table, print_lines, wrapped
+from conformance.common.usage import EXIT_OK, UsageError
 
 
 def source_text(table: dict[str, Any], key: str | None) -> str:

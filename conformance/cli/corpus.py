@@ -11,15 +11,15 @@ from rich.table import Table
 
 from reference_impl.catalog import variant_ids
 
-from . import CORPUS_DIR, __version__
-from .cases import CORPUS_FILE, case_files, load_cases, load_corpus_meta
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, positive_int, whole_number
-from .console import console, error, escape, plain, say
+from conformance import CORPUS_DIR, __version__
+from conformance.cases import CORPUS_FILE, case_files, load_cases, load_corpus_meta
+from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, positive_int, whole_number
+from conformance.common.console import console, error, escape, plain, say
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .generate import generate, load_profiles
-    from .requirements import requirements_of, write_requirements
+    from conformance.generate import generate, load_profiles
+    from conformance.requirements import requirements_of, write_requirements
 
     variants = args.variant or variant_ids()
     unknown = [v for v in variants if v not in variant_ids()]
@@ -42,7 +42,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from .lint import lint
+    from conformance.lint import lint
 
     report = lint(jobs=args.jobs, paths=args.paths or None, variants=args.variant)
     for problem in report.problems:
@@ -88,7 +88,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _requirement_names(case) -> list[str]:
     """What a case needs of an engine beyond the defaults, as ``stats`` counts it: each
     required option whose requirement leaves out the option's default, or "(not stated)"."""
-    from .requirements import allows, flow, stored
+    from conformance.requirements import allows, flow, stored
 
     requires = stored(case)
     if requires is None:
@@ -101,7 +101,7 @@ def _requirement_names(case) -> list[str]:
 
 def _dropped_names(case) -> list[str]:
     """The option values under which a case runs with the steps their table lacks dropped (``steps_dropped:``)."""
-    from .requirements import flow, stored_dropped
+    from conformance.requirements import flow, stored_dropped
 
     return [f"{case.variant}: {key}={flow(value)}" for key, value in sorted(stored_dropped(case).items())]
 
@@ -140,7 +140,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_requirements(args: argparse.Namespace) -> int:
     """Work out what each case's script reaches; say which cases state it wrongly, and with
     ``--write`` put the right ``requires:`` into their files."""
-    from .requirements import requirements_of, stale, write_requirements
+    from conformance.requirements import requirements_of, stale, write_requirements
 
     meta = load_corpus_meta()
     cases, problems = load_cases(args.paths or None, tags=meta.tags)
@@ -188,7 +188,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_stamp(args: argparse.Namespace) -> int:
     """Record the corpus's digest, moving its version by what changed since the last stamp
     (see :mod:`conformance.corpus_stamp`); with ``--check``, only say whether it is current."""
-    from .corpus_stamp import bumped, case_digests, changes, corpus_digest, read_stamp, stamp_problem, write_stamp
+    from conformance.corpus_stamp import (bumped, case_digests, changes, corpus_digest, read_stamp, stamp_problem,
+                                          write_stamp)
 
     root = Path(args.root) if args.root else CORPUS_DIR
     try:
@@ -230,7 +231,7 @@ def cmd_stamp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_corpus_commands(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction) -> None:
     corpus = sub.add_parser("corpus", help="generate, lint, count and export the corpus")
     actions = corpus.add_subparsers(dest="corpus_command", required=True, metavar="ACTION")
     p = actions.add_parser("generate", help="write generated cases (seeded random deals and play) under conformance/corpus/generated")

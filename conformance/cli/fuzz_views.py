@@ -10,11 +10,11 @@ from typing import Any
 
 from reference_impl.resolve import resolve
 
-from .console import error, plain, say, warn
-from .engine_process import EngineFailure, EngineProcess, engine_command
-from .fuzzing.options import describe
-from .fuzzing.views import ViewFuzzer, write_finding
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options
+from conformance.common.console import error, plain, say, warn
+from conformance.engine_process import EngineFailure, EngineProcess, engine_command
+from conformance.fuzzing.options import describe
+from conformance.fuzzing.views import ViewFuzzer, write_finding
+from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options
 
 
 def cmd_fuzz_views(args: argparse.Namespace) -> int:
@@ -22,7 +22,7 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
         argv = engine_command(args.engine)
     except ValueError as exc:
         raise UsageError(f"--engine: {exc}") from None
-    from .fuzz_commands import _chosen, _output_dir
+    from conformance.cli.engine_runs import _chosen, _output_dir
     out = _output_dir(args.out)
     report = output_file(args.json, "the JSON report") if args.json else None
     table = resolve(args.variant, parse_options(args.option))

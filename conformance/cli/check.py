@@ -19,19 +19,21 @@ from pathlib import Path
 
 from reference_impl.catalog import variant_path
 
-from . import CORPUS_DIR
-from .cases import Case, Corpus, case_files, load_cases, load_corpus_meta
-from .corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_digest
-from .claim import claims_of_results, shortfall
-from .claim import to_json as claim_json
-from .check import SkipList, run_cases, select
-from .usage import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, invalidate, output_file
-from .console import console, error, escape, is_terminal, plain, say, warn
-from .containment import available as contained
-from .engine_process import EngineFailure, EngineProcess, engine_command, kill_all, left_behind_total
-from .generated_check import generated_cases, write_failed
-from .report import JsonlReport, footer, header, print_failures, run_notes, summary_tables, write_junit, write_tap
-from .runner import FAILING, CaseResult, Failure
+from conformance import CORPUS_DIR
+from conformance.cases import Case, Corpus, case_files, load_cases, load_corpus_meta
+from conformance.corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_digest
+from conformance.claim import claims_of_results, shortfall
+from conformance.claim import to_json as claim_json
+from conformance.check import SkipList, run_cases, select
+from conformance.common.usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, existing_path, invalidate,
+                                      output_file, percent, positive_int, readable_file, seconds, shard, whole_number)
+from conformance.common.console import console, error, escape, is_terminal, plain, say, warn
+from conformance.containment import available as contained
+from conformance.engine_process import EngineFailure, EngineProcess, engine_command, kill_all, left_behind_total
+from conformance.generated_check import generated_cases, write_failed
+from conformance.report import (JsonlReport, footer, header, print_failures, run_notes, summary_tables, write_junit,
+                                write_tap)
+from conformance.runner import FAILING, CaseResult, Failure
 
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress
                                                                              # lines when there is no terminal
@@ -302,3 +304,43 @@ def _interrupted_before_start(interrupt: KeyboardInterrupt, argv: list[str], rep
         write_junit(junit, [], "", interrupted=reason)
     if tap:
         write_tap(tap, [], interrupted=reason)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``check`` command and its options."""
+    # a short usage line: a mistake is one line of usage and one of error, whatever options check grows
+    p = sub.add_parser("check", help="check an engine against the corpus",
+                       usage="euchre-spec check --engine CMD [options] (euchre-spec check -h lists them)")
+    p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")
+    p.add_argument("--variant", help="only cases of this variant")
+    p.add_argument("--case", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")
+    p.add_argument("--corpus", action="append", metavar="PATH", type=existing_path,
+                   help="case files or folders (default: the built-in corpus)")
+    p.add_argument("--skip", metavar="FILE", type=readable_file, help="skip (baseline) file: failures listed are expected")
+    p.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N", help="engines run in parallel")
+    p.add_argument("--shard", type=shard, metavar="K/N", help="run only the K-th of N shares of the cases")
+    p.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="seconds to wait for each reply")
+    p.add_argument("--case-timeout", type=seconds, default=60.0, metavar="S", help="seconds for a whole case")
+    p.add_argument("--start-timeout", type=seconds, default=30.0, metavar="S",
+                   help="seconds for the engine to start and answer hello (default %(default)s; never less than --timeout)")
+    p.add_argument("--json", default="reports/report.jsonl", metavar="F", help="JSON Lines report (default %(default)s)")
+    p.add_argument("--junit", metavar="F", help="also write JUnit XML")
+    p.add_argument("--tap", metavar="F", help="also write TAP")
+    p.add_argument("--max-fail", type=positive_int, metavar="N", help="stop starting cases after N unexpected failures")
+    p.add_argument("--give-up-after", type=whole_number, default=5, metavar="N",
+                   help="stop when the engine fails to start or answer in N cases in a row (0: never; default %(default)s)")
+    p.add_argument("--allow-fixed", action="store_true",
+                   help="a case of the skip file that now passes is a warning, not a failure")
+    p.add_argument("--write-baseline", metavar="F", help="write the failing cases as a skip file")
+    p.add_argument("--strict-replies", action=argparse.BooleanOptionalAction, default=True,
+                   help="validate every reply against its schema (the default; --no-strict-replies: the first of each kind)")
+    p.add_argument("--require", action="store_true",
+                   help="fail the run unless every selected case ran (none unsupported by the engine's hello)")
+    p.add_argument("--fail-under", type=percent, metavar="PCT",
+                   help="fail the run when less than PCT%% of the selected cases ran")
+    p.add_argument("--generate", type=whole_number, default=0, metavar="N",
+                   help="also run N cases generated for exactly the rules the engine's hello declares")
+    p.add_argument("--seed", type=whole_number, default=1, help="seed of the generated cases (default %(default)s)")
+    p.add_argument("--generated-out", default="euchre-spec-generated", metavar="DIR",
+                   help="where generated cases that fail are written (default %(default)s)")
+    p.set_defaults(func=run_check)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .console import console, plain
+from conformance.common.console import console, plain
 
 TABLE_WIDTH = {"variants": 100, "options": 140}     # the narrowest terminal each table reads well in
 

@@ -16,15 +16,15 @@ from typing import Any
 from reference_impl import SpecError
 from reference_impl.rules import Rules
 
-from .console import error, escape, plain, say
-from .usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, output_file, readable_file
+from conformance.common.console import error, escape, plain, say
+from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, output_file, readable_file
 
 
 FORMS = ("json", "egnb", "expanded-egnb")
 SUFFIXES = {"json": ".egn", "egnb": ".egnb", "expanded-egnb": ".expanded.egnb"}
 
 
-def add_egn_commands(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction) -> None:
     egn = sub.add_parser("egn", help="EGN game records: import them as cases, check them, export games as EGN")
     actions = egn.add_subparsers(dest="egn_command", required=True, metavar="ACTION")
     files_help = "EGN records (.egn JSON, .egnb binary, any version from 1.0) or match files (.emn)"
@@ -89,7 +89,7 @@ def _problems(exc: Any) -> list[str]:
 # -- import ----------------------------------------------------------------------------------------
 def _reports(file: Path) -> tuple[Any, list[Any]]:
     """A file's match report (None for a single game) and its games' reports."""
-    from .egn.check import MatchReport, check_path
+    from conformance.egn.check import MatchReport, check_path
 
     report = check_path(file)
     if isinstance(report, MatchReport):
@@ -158,8 +158,8 @@ def _matches_note(refused: int) -> str:
 
 def _write_case(out: Path, case: dict[str, Any], source: Path, force: bool) -> Path | None:
     """Write a case and read it back as the suite will (an unreadable case is our bug)."""
-    from .cases import load_case_file, load_corpus_meta
-    from .egn.importer import dump_case
+    from conformance.cases import load_case_file, load_corpus_meta
+    from conformance.egn.importer import dump_case
 
     path = out / f"{case['id']}.yaml"
     reason = _write(path, dump_case(case, source), force)
@@ -218,9 +218,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 # -- export ----------------------------------------------------------------------------------------
 def cmd_export(args: argparse.Namespace) -> int:
-    from .cases import load_cases
-    from .egn.binary import BinaryError, encode
-    from .egn.export import ExportError, case_to_egn
+    from conformance.cases import load_cases
+    from conformance.egn.binary import BinaryError, encode
+    from conformance.egn.export import ExportError, case_to_egn
 
     if (args.out is None) == (args.match is None):
         raise UsageError("egn export needs -o DIR (one EGN file per case) or --match FILE (one match file), not both")
@@ -228,7 +228,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError("--match writes a JSON match file (.emn): leave out --form")
     if args.match is None and (args.title is not None or args.match_format != "FIXED_GAMES"):
         raise UsageError("--title and --match-format go with --match")
-    from .egn.match import FORMATS
+    from conformance.egn.match import FORMATS
     if args.match_format not in FORMATS:
         raise UsageError(f"--match-format {args.match_format}: one of {', '.join(FORMATS)}")
     match_path = egn_output(args.match) if args.match is not None else None
@@ -265,7 +265,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             continue
         say(f"[green]ok[/green]      {escape(case.id)} -> {escape(str(path))} ({len(record['deals'])} deal(s))")
     if match_path is not None:
-        from .egn.match import build_match
+        from conformance.egn.match import build_match
 
         if records:
             match = build_match(records, title=args.title, fmt=args.match_format)
@@ -287,7 +287,7 @@ def egn_text(record: dict[str, Any]) -> str:
 # -- play --egn ------------------------------------------------------------------------------------
 def check_exportable(rules: Rules) -> str | None:
     """Why EGN cannot say these rules (asked before a game is played), or None."""
-    from .egn.ruleset import Unmappable, flags_for_rules
+    from conformance.egn.ruleset import Unmappable, flags_for_rules
 
     try:
         flags_for_rules(rules)
@@ -299,7 +299,7 @@ def check_exportable(rules: Rules) -> str | None:
 def write_played_game(rules: Rules, state: Any, path: str, seed: int) -> str | None:
     """Write a game the reference played (its event log) as an EGN file; or say why EGN
     cannot record it."""
-    from .egn.export import ExportError, game_from_events, to_egn
+    from conformance.egn.export import ExportError, game_from_events, to_egn
 
     dealer, hands = game_from_events(rules, state.events)
     try:

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from .shown import visible
+from conformance.common.shown import visible
 
 
 class SafeConsole(Console):
