@@ -23,7 +23,7 @@ import yaml
 from reference_impl import yaml_source
 from reference_impl.errors import SpecError
 
-from .requirements import DROPPED_NOTE, REDERIVED_NOTE
+from conformance.runner.adapt import DROPPED_NOTE, REDERIVED_NOTE
 
 FAILED = ("fail", "error", "crash", "timeout", "expected-fail")
 NOT_RUN = ("skipped", "unsupported")

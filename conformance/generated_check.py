@@ -24,7 +24,7 @@ from reference_impl.resolve import resolve
 
 from .cases import Case, load_case_file
 from .generate import _dump, generate_case
-from .runner import declares_value
+from conformance.runner.declared import declares_value
 
 DEFAULT_OUT = "euchre-spec-generated"
 TRIES = 20                 # random selections tried before falling back to the defaults

@@ -17,9 +17,10 @@ from reference_impl.catalog import load_variant_file, variant_ids, variant_path
 from reference_impl.resolve import resolve
 
 from .cases import load_cases, load_corpus_meta
-from .check import run_cases
-from .engine_process import engine_command
-from .requirements import requirements_of, stale, stored
+from conformance.runner.run import run_cases
+from conformance.runner.engine_process import engine_command
+from conformance.corpus_tools.requirements import requirements_of, stale
+from conformance.runner.declared import stored
 
 
 @dataclass

@@ -14,9 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .cases import Case
-from .check import case_cost, run_cases
+from conformance.runner.selection import case_cost
+from conformance.runner.run import run_cases
 from .mutants import mutant_bugs
-from .runner import FAILING, CaseResult
+from conformance.runner.results import FAILING, CaseResult
 
 
 @dataclass

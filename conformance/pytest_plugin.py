@@ -23,13 +23,15 @@ import pytest
 from .cases import Case, load_cases, load_corpus_meta
 from reference_impl.errors import SpecError
 
-from .check import SkipList, apply_skip_list, select
+from conformance.runner.skip_list import SkipList, apply_skip_list
+from conformance.runner.selection import select
 from .claim import claims, shortfall
-from .containment import available as contained
-from .engine_process import engine_command, left_behind_total
+from conformance.runner.containment import available as contained
+from conformance.runner.engine_process import engine_command, left_behind_total
 from .report import left_sentence
 from conformance.common.shown import visible
-from .runner import FAILING, Session
+from conformance.runner.results import FAILING
+from conformance.runner.session import Session
 from conformance.common.usage import percent, seconds
 
 _session: Session | None = None

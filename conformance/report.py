@@ -22,8 +22,8 @@ from rich.markup import escape
 from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 from .claim import claims_of_results
 from conformance.common.clip import xml_safe
-from .containment import available as contained
-from .runner import FAILING, OUTCOMES, CaseResult
+from conformance.runner.containment import available as contained
+from conformance.runner.results import FAILING, OUTCOMES, CaseResult
 from conformance.common.shown import one_line, visible_data
 from conformance.common.usage import write_atomically
 

@@ -31,7 +31,7 @@ from reference_impl.errors import Problem, SpecError
 
 from .report import read_jsonl
 from conformance.common.shown import md_code, md_inline
-from .runner import FAILING, OUTCOMES
+from conformance.runner.results import FAILING, OUTCOMES
 from conformance.common.usage import UsageError
 
 NOT_RUN = frozenset({"skipped", "unsupported"})

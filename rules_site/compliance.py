@@ -33,7 +33,7 @@ from conformance.checked_summary import checked_line, defects_markdown
 from conformance.corpus_stamp import CorpusIdentity, staleness
 from conformance.report import read_jsonl
 from conformance.report_tools import declared_text, fuzz_markdown, history_markdown, links_of
-from conformance.runner import FAILING, OUTCOMES
+from conformance.runner.results import FAILING, OUTCOMES
 
 from .examples import hand_anchor, step_anchor
 from .links import Links, md_cell, md_text

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_cases, load_corpus_meta
-from conformance.check import run_cases
-from conformance.runner import TRACED_FIELDS
+from conformance.runner.run import run_cases
+from conformance.runner.fields import TRACED_FIELDS
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -23,7 +23,7 @@ import pytest
 
 from conformance import CORPUS_DIR
 from conformance.cases import load_case_file
-from conformance.check import run_cases
+from conformance.runner.run import run_cases
 from conformance.common.clip import MAX_ITEMS, MAX_TEXT, clip, xml_safe
 from conformance.reference_engine import ReferenceEngine, serve
 from conformance.report import write_junit

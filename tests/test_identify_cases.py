@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_cases
-from conformance.check import run_cases
-from conformance.engine_process import engine_command
+from conformance.runner.run import run_cases
+from conformance.runner.engine_process import engine_command
 from conformance.lint import lint
 
 ROOT = Path(__file__).resolve().parent.parent

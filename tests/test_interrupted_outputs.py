@@ -75,7 +75,7 @@ def test_an_engine_starting_when_the_run_is_stopped_is_not_started_and_raises_no
     # The race behind a rare traceback on interrupt: the main thread's kill_all closes the
     # keeper's report of an engine a worker thread is still starting. The worker must end
     # that start as "the run is stopping", not with a TypeError from reading a closed report.
-    from conformance import engine_process
+    from conformance.runner import engine_process
     engine = engine_process.EngineProcess([sys.executable, "-c", "pass"], 5.0)
     engine._report, engine.process = None, None
     engine_process.kill_all()

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.reference_engine import ReferenceEngine
-from conformance.runner import REPLY_SCHEMAS
+from conformance.runner.fields import REPLY_SCHEMAS
 from reference_impl import load_rules
 from reference_impl.catalog import load_schema, variant_ids
 from reference_impl.resolve import resolve

@@ -17,8 +17,10 @@ from conformance.cases import load_case_file, load_corpus_meta
 from conformance.generate import load_profiles
 from conformance.generated_check import generated_cases, random_selection
 from conformance.lint import lint
-from conformance.requirements import adapted, allows, as_requirement, compute, stale, under, write_requirements
-from conformance.runner import unsupported_needs
+from conformance.runner.adapt import adapted, under
+from conformance.runner.declared import allows
+from conformance.corpus_tools.requirements import as_requirement, compute, stale, write_requirements
+from conformance.runner.declared import unsupported_needs
 from reference_impl.errors import SpecError
 
 ROOT = Path(__file__).resolve().parent.parent

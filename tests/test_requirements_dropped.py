@@ -18,9 +18,10 @@ import pytest
 
 from conformance.cases import load_case_file, load_corpus_meta
 from conformance.lint import lint
-from conformance.requirements import (DROPPED, DROPPED_NOTE, adapted, compute, drop_absent_steps, plays_with_steps_dropped,
-                                      rederived_note, stale, under, write_requirements)
-from conformance.runner import unsupported_needs
+from conformance.runner.declared import DROPPED
+from conformance.runner.adapt import DROPPED_NOTE, adapted, drop_absent_steps, rederived_note, under
+from conformance.corpus_tools.requirements import compute, plays_with_steps_dropped, stale, write_requirements
+from conformance.runner.declared import unsupported_needs
 from reference_impl.errors import ActionError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@ table otherwise in that one respect only."""
 
 from __future__ import annotations
 
-from conformance.table_readings import _partitions, named_values, readings
+from conformance.runner.table_readings import _partitions, named_values, readings
 from reference_impl.resolve import resolve
 
 

@@ -131,7 +131,7 @@ def mutant_records(names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
 
 def cited_records() -> Iterator[tuple[str, str, Any]]:
     from conformance.cases import load_cases, load_corpus_meta
-    from conformance.check import run_cases
+    from conformance.runner.run import run_cases
     from conformance.mutation import mutant_command
 
     cases, _ = load_cases(tags=load_corpus_meta().tags)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.runner import unsupported_needs  # noqa: E402
+from conformance.runner.declared import unsupported_needs  # noqa: E402
 from publish_reports import ENGINES, REPORTS, available, engine_env  # noqa: E402
 
 

@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.requirements import DROPPED_NOTE, adapted, rederived_note  # noqa: E402
-from conformance.runner import unsupported_needs  # noqa: E402
+from conformance.runner.adapt import DROPPED_NOTE, adapted, rederived_note  # noqa: E402
+from conformance.runner.declared import unsupported_needs  # noqa: E402
 
 STANDARD = {
     "standard Euchre, the seeds' rules (defaults only)": {"euchre": {}},

@@ -23,7 +23,7 @@ from conformance.cli.parser import build_parser
 from conformance.cli.signals import Interrupted, catch_ending_signals, main_thread
 from conformance.common.console import error
 from conformance.common.usage import EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
-from conformance.engine_process import allow_starts, kill_all
+from conformance.runner.engine_process import allow_starts, kill_all
 
 
 def _internal_error(exc: BaseException) -> int:

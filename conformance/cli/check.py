@@ -24,16 +24,19 @@ from conformance.cases import Case, Corpus, case_files, load_cases, load_corpus_
 from conformance.corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_digest
 from conformance.claim import claims_of_results, shortfall
 from conformance.claim import to_json as claim_json
-from conformance.check import SkipList, run_cases, select
+from conformance.runner.skip_list import SkipList
+from conformance.runner.run import run_cases
+from conformance.runner.selection import select
 from conformance.common.usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, existing_path, invalidate,
                                       output_file, percent, positive_int, readable_file, seconds, shard, whole_number)
 from conformance.common.console import console, error, escape, is_terminal, plain, say, warn
-from conformance.containment import available as contained
-from conformance.engine_process import EngineFailure, EngineProcess, engine_command, kill_all, left_behind_total
+from conformance.runner.containment import available as contained
+from conformance.runner.engine_process import (EngineFailure, EngineProcess, engine_command, kill_all,
+                                               left_behind_total)
 from conformance.generated_check import generated_cases, write_failed
 from conformance.report import (JsonlReport, footer, header, print_failures, run_notes, summary_tables, write_junit,
                                 write_tap)
-from conformance.runner import FAILING, CaseResult, Failure
+from conformance.runner.results import FAILING, CaseResult, Failure
 
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress
                                                                              # lines when there is no terminal

@@ -19,7 +19,7 @@ from conformance.common.console import console, error, escape, plain, say
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from conformance.generate import generate, load_profiles
-    from conformance.requirements import requirements_of, write_requirements
+    from conformance.corpus_tools.requirements import requirements_of, write_requirements
 
     variants = args.variant or variant_ids()
     unknown = [v for v in variants if v not in variant_ids()]
@@ -88,7 +88,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _requirement_names(case) -> list[str]:
     """What a case needs of an engine beyond the defaults, as ``stats`` counts it: each
     required option whose requirement leaves out the option's default, or "(not stated)"."""
-    from conformance.requirements import allows, flow, stored
+    from conformance.runner.declared import allows, flow, stored
 
     requires = stored(case)
     if requires is None:
@@ -101,7 +101,7 @@ def _requirement_names(case) -> list[str]:
 
 def _dropped_names(case) -> list[str]:
     """The option values under which a case runs with the steps their table lacks dropped (``steps_dropped:``)."""
-    from conformance.requirements import flow, stored_dropped
+    from conformance.runner.declared import flow, stored_dropped
 
     return [f"{case.variant}: {key}={flow(value)}" for key, value in sorted(stored_dropped(case).items())]
 
@@ -140,7 +140,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_requirements(args: argparse.Namespace) -> int:
     """Work out what each case's script reaches; say which cases state it wrongly, and with
     ``--write`` put the right ``requires:`` into their files."""
-    from conformance.requirements import requirements_of, stale, write_requirements
+    from conformance.corpus_tools.requirements import requirements_of, stale, write_requirements
 
     meta = load_corpus_meta()
     cases, problems = load_cases(args.paths or None, tags=meta.tags)

@@ -15,8 +15,8 @@ from reference_impl.resolve import ResolvedTable
 
 from conformance.common.clip import window_pair
 from conformance.common.console import escape, plain, say, warn
-from conformance.containment import available as contained
-from conformance.engine_process import EngineFailure, engine_command, left_behind_total
+from conformance.runner.containment import available as contained
+from conformance.runner.engine_process import EngineFailure, engine_command, left_behind_total
 from conformance.fuzzing.casefile import write_divergence
 from conformance.fuzzing.divergence import Divergence
 from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
@@ -109,8 +109,8 @@ def _confirm_case(record: dict[str, Any], argv: list[str], args: argparse.Namesp
     """Run a written case on the reference and on the engine as ``check`` does; a case that
     does not pass on the one and fail on the other is removed (and the record says why)."""
     from conformance.cases import load_cases
-    from conformance.check import run_cases
-    from conformance.runner import FAILING
+    from conformance.runner.run import run_cases
+    from conformance.runner.results import FAILING
 
     path = Path(record["case"])
     cases, problems = load_cases([path])

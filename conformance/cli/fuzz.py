@@ -21,7 +21,7 @@ from rich.table import Table
 from reference_impl.resolve import ResolvedTable, resolve
 
 from conformance.common.console import console, error, escape, is_terminal, plain, say, warn
-from conformance.engine_process import left_behind_total
+from conformance.runner.engine_process import left_behind_total
 from conformance.fuzzing.clauses import ClauseIndex
 from conformance.fuzzing.coverage import SITUATIONS, Coverage
 from conformance.fuzzing.lockstep import SetupError

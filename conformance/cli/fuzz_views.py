@@ -11,7 +11,7 @@ from typing import Any
 from reference_impl.resolve import resolve
 
 from conformance.common.console import error, plain, say, warn
-from conformance.engine_process import EngineFailure, EngineProcess, engine_command
+from conformance.runner.engine_process import EngineFailure, EngineProcess, engine_command
 from conformance.fuzzing.options import describe
 from conformance.fuzzing.views import ViewFuzzer, write_finding
 from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options

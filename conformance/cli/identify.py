@@ -20,7 +20,7 @@ from conformance.cli.engine_runs import (_chosen, _confirm_case, _engine_argumen
 from conformance.common.console import console, error, escape, plain, warn
 from conformance.common.usage import (EXIT_FAILED, EXIT_OK, UsageError, parse_options, positive_int, seconds,
                                       whole_number, write_atomically)
-from conformance.engine_process import EngineFailure, left_behind_total
+from conformance.runner.engine_process import EngineFailure, left_behind_total
 from conformance.fuzzing.identify import Identification, Identifier
 from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
 from conformance.fuzzing.options import describe, show

@@ -21,10 +21,10 @@ from reference_impl.resolve import ResolvedTable
 from reference_impl.schemas import validator
 
 from ..cases import Case
-from ..engine_process import EngineFailure, EngineProcess
+from conformance.runner.engine_process import EngineFailure, EngineProcess
 from ..reference_engine import ReferenceEngine
-from ..runner import unsupported_reason
-from .compare import Difference, diff_replies
+from conformance.runner.declared import unsupported_reason
+from conformance.runner.compare import Difference, diff_replies
 
 EngineFactory = Callable[[], EngineProcess]
 STATE_REPLY = "protocol/state-reply.schema.json"

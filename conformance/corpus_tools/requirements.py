@@ -55,93 +55,23 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import yaml
 
 from reference_impl import cache
 from reference_impl.errors import ActionError, SpecError
 from reference_impl.yaml_source import load_file
-from reference_impl.resolve import ResolvedTable
-from reference_impl.rules import Rules
-from reference_impl.options import choice_for, meets, values_of, yaml_text
+from reference_impl.options import choice_for, meets, values_of
 
-from . import __version__
-from .cases import Case, resolved_table
-from .engine_process import InProcessEngine
+from conformance import __version__
+from conformance.cases import Case
 from conformance.common.forked_map import forked_map, usable_cores
-from .reference_engine import ReferenceEngine
-from conformance.common.json_values import same_set
-from .runner import Session, declares_value, same_value
-from .seat_views import ReferenceReplay
+from conformance.runner.adapt import drop_absent_steps, rederive_legal_sets, replays, under
+from conformance.runner.declared import (DROPPED, REDERIVED, _is_number, allows, flow, stored, stored_dropped,
+                                         stored_rederived)
 
 CACHE_KIND = "case-requirements"
-REDERIVED = "legal_sets_rederived"   # the case key: values under which only its legal sets differ
-REDERIVED_NOTE = "legal sets re-derived on the reference"   # how a result's detail says so (reports count it)
-DROPPED = "steps_dropped"   # the case key: values under which it runs with the steps their table lacks dropped
-DROPPED_NOTE = "steps dropped on the reference"   # how a result's detail says so
 METHOD = 2               # bump when the computation changes: cached answers are then recomputed
 NEAR_SPAN = 8            # a range this narrow is tried value by value
 REPLAY_DEADLINE = 1800.0
-
-
-class _TrustingEngine(ReferenceEngine):
-    """The reference engine for tables this process resolved itself (valid by construction):
-    it compiles them without validating them again, and keeps a bounded number."""
-
-    KEEP = 256
-
-    def handle(self, message: Any) -> dict[str, Any]:
-        if isinstance(message, dict) and message.get("type") == "rules":
-            return {"id": message["id"], "ok": True, **self.trusted_rules(message)}
-        return super().handle(message)
-
-    def trusted_rules(self, message: dict[str, Any]) -> dict[str, Any]:
-        table, sha = message["table"], message["sha256"]
-        if sha not in self._compiled:
-            if len(self._compiled) >= self.KEEP:
-                self._compiled.clear()
-            self._compiled[sha] = Rules(ResolvedTable(table["id"], table, sha, dict(table.get("selected", {})), "<replay>"))
-        self.rules = self._compiled[sha]
-        self.state = None
-        return {}
-
-
-class _Replayer(Session):
-    """The runner's own session on the in-process reference engine: a replay judges the
-    script exactly as a run judges an engine. No clause is cited for a failing replay."""
-
-    def __init__(self) -> None:
-        super().__init__(["<in-process reference engine>"])
-        self.engine = InProcessEngine(factory=_TrustingEngine)
-
-    def _cite(self, case: Case, failure: Any) -> None:
-        pass
-
-
-_REPLAYER: _Replayer | None = None
-
-
-def _replayer() -> _Replayer:
-    global _REPLAYER
-    if _REPLAYER is None:
-        _REPLAYER = _Replayer()
-    return _REPLAYER
-
-
-def under(case: Case, selection: Mapping[str, Any]) -> Case | None:
-    """``case`` with its options replaced by ``selection`` (every option's value), or None
-    where these values cannot be chosen together (a ``requires`` of an option not met)."""
-    options = case.table.table.get("options", {})
-    chosen = {k: v for k, v in selection.items() if k in options and options[k].get("default") != v}
-    try:
-        table = resolved_table(case.variant, chosen)
-    except SpecError:
-        return None
-    return dataclasses.replace(case, options=chosen, table=table)
-
-
-def replays(case: Case) -> bool:
-    """Whether ``case`` passes on the reference engine."""
-    return _replayer().run(case).outcome == "pass"
 
 
 def _case_integers(case: Case) -> set[int]:
@@ -287,102 +217,6 @@ def plays_with_steps_dropped(case: Case, other: Case) -> bool:
     return replays(derived)
 
 
-def absent_phases(case: Case, other: Case) -> frozenset[str]:
-    """The phases of the steps of ``case``'s table (its decisions) that ``other``'s table has no step for."""
-    mine = ReferenceReplay(case).rules.steps
-    theirs = {step.phase for step in ReferenceReplay(other).rules.steps}
-    return frozenset(step.phase for step in mine if step.phase and step.phase not in theirs)
-
-
-@dataclasses.dataclass
-class _Anchor:
-    """The last observation the script states before a run of dropped steps: a hand's
-    ``after_deal``, or the ``expect`` (and ``view``) of the step kept before them."""
-
-    holder: dict[str, Any]       # the hand (its after_deal) or the step (its expect and view)
-    key: str                     # "after_deal" or "expect"
-    where: str                   # "hand 1 after the deal", "hand 1 step 3" (numbered as in the case file)
-
-
-def drop_absent_steps(case: Case, other: Case) -> tuple[Case, list[str], list[str]] | None:
-    """``other`` with every scripted step dropped that acts at a phase of ``case``'s table which
-    ``other``'s table lacks (while ``other``'s game is not in that phase): returns the derived
-    case, the steps dropped ("hand 1 step 5 (seat 2 pass at phase alone)", numbered as in the
-    case file) and the observations re-derived; None where nothing is dropped. The observation
-    stated just before a dropped run takes the stated fields of the run's last step (the state
-    both games reach there, kept and so checked); its other fields that the reference under
-    ``other``'s table shows differently are re-derived. Raises ActionError where a kept step
-    does not play under ``other``'s table."""
-    gone = absent_phases(case, other)
-    if not gone:
-        return None
-    setup, hands, expect = copy.deepcopy((other.setup, other.hands, other.expect))
-    mine, theirs = ReferenceReplay(case), ReferenceReplay(other)
-    dropped: list[str] = []
-    rederived: list[str] = []
-    for h, hand in enumerate(hands, 1):
-        if "deal_reject" in hand:
-            continue
-        mine.deal(hand["deal"])
-        theirs.deal(hand["deal"])
-        anchor = _Anchor(hand, "after_deal", f"hand {h} after the deal")
-        run: list[dict[str, Any]] = []
-        kept: list[dict[str, Any]] = []
-        for s, step in enumerate(hand["steps"], 1):
-            phase = mine.state.phase
-            if phase in gone and theirs.state.phase != phase:
-                shown = "refused" if "reject" in step else f"at phase {phase}"
-                dropped.append(f"hand {h} step {s} (seat {step['seat']} {step['action']} {shown})")
-                if "reject" not in step:
-                    mine.act(step["seat"], step["action"])
-                    run.append(step)
-                continue
-            if run:
-                rederived += _meet(anchor, run[-1], theirs)
-                run = []
-            if "reject" not in step:
-                mine.act(step["seat"], step["action"])
-                theirs.act(step["seat"], step["action"])
-                anchor = _Anchor(step, "expect", f"hand {h} step {s}")
-            kept.append(step)
-        if run:
-            rederived += _meet(anchor, run[-1], theirs)
-        hand["steps"] = kept
-    if not dropped:
-        return None
-    return dataclasses.replace(other, setup=setup, hands=hands, expect=expect), dropped, rederived
-
-
-def _meet(anchor: _Anchor, last: dict[str, Any], theirs: ReferenceReplay) -> list[str]:
-    """Make the observation at ``anchor`` the one after ``last`` (the last dropped step):
-    ``last``'s stated fields are kept as stated; the anchor's other fields are re-derived
-    where the reference shows them differently. Returns where something was re-derived."""
-    seen = theirs.state.observation(None)
-    stated = dict(anchor.holder.get(anchor.key) or {})
-    changed = False
-    for field, value in list(stated.items()):
-        if field in seen and field != "legal" and field not in (last.get("expect") or {}) and not same_value(field, value, seen[field]):
-            stated[field] = seen[field]
-            changed = True
-    stated.update(last.get("expect") or {})
-    if stated:
-        anchor.holder[anchor.key] = stated
-    where = [anchor.where] if changed else []
-    if anchor.key == "expect":
-        view = anchor.holder.get("view")
-        if view is None and last.get("view") is not None:
-            anchor.holder["view"] = copy.deepcopy(last["view"])
-        elif view is not None:
-            shown = theirs.state.observation(view.get("seat"))
-            fields = view.get("expect") or {}
-            differ = [f for f in fields if f in shown and f != "legal" and not same_value(f, fields[f], shown[f])]
-            for field in differ:
-                fields[field] = shown[field]
-            if differ:
-                where.append(f"{anchor.where} (seat {view.get('seat')}'s view)")
-    return where
-
-
 # -- the legal sets a case states: left out (to find the values that change only them), re-derived --
 def _legal_containers(case_parts: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]) -> Iterable[dict[str, Any]]:
     """Every mapping of a case that may state ``legal``: the setup's and every hand's, step's
@@ -412,44 +246,6 @@ def without_legal_sets(case: Case) -> Case:
     return dataclasses.replace(case, setup=setup, hands=hands, expect=expect)
 
 
-def rederive_legal_sets(case: Case) -> tuple[Case, list[str]]:
-    """``case`` with each legal set it states replaced by the reference's under the case's own
-    table (played along its script), and where one changed ("hand 1 step 6", ...). Raises
-    ActionError where the reference refuses a scripted move (the script does not play)."""
-    setup, hands, expect = copy.deepcopy((case.setup, case.hands, case.expect))
-    replay = ReferenceReplay(case)
-    changed: list[str] = []
-
-    def put(part: dict[str, Any] | None, seat: int | None, where: str) -> None:
-        if part and "legal" in part:
-            seen = replay.state.observation(seat)["legal"]
-            if not same_set(part["legal"], seen):
-                part["legal"] = list(seen)
-                changed.append(where)
-
-    put(setup.get("expect"), None, "new game")
-    for h, hand in enumerate(hands, 1):
-        if "deal_reject" in hand:
-            continue
-        replay.deal(hand["deal"])
-        put(hand.get("after_deal"), None, f"hand {h} after the deal")
-        for s, step in enumerate(hand["steps"], 1):
-            if "reject" in step:
-                continue
-            put(step, None, f"hand {h} step {s}")
-            replay.act(step["seat"], step["action"])
-            put(step.get("expect"), None, f"hand {h} step {s} (after)")
-            view = step.get("view") or {}
-            put(view.get("expect"), view.get("seat"), f"hand {h} step {s} (seat {view.get('seat')}'s view)")
-        put(hand.get("expect"), None, f"hand {h} end")
-    put(expect, None, "end of case")
-    return dataclasses.replace(case, setup=setup, hands=hands, expect=expect), changed
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def as_requirement(option: Mapping[str, Any], tried: list[tuple[Any, bool]], current: Any) -> Any:
     """One value, or a list of the agreeing values with runs of a range's whole numbers as
     ``{minimum, maximum}``: a run of neighbouring values tried that all agree is taken to
@@ -474,11 +270,6 @@ def as_requirement(option: Mapping[str, Any], tried: list[tuple[Any, bool]], cur
     if run:
         runs.append(run[0] if len(run) == 1 else {"minimum": run[0], "maximum": run[-1]})
     return plain + runs
-
-
-def allows(requirement: Any, value: Any) -> bool:
-    """Whether a stored requirement (one value, or a list of values and ranges) allows ``value``."""
-    return declares_value(requirement if isinstance(requirement, list) else [requirement], value)
 
 
 # -- the corpus's requirements: computed (cached), stored, compared ----------------------------------
@@ -520,24 +311,6 @@ def requirements_of(cases: list[Case], jobs: int | None = None) -> dict[str, dic
         found[case.id] = answer
         cache.write(CACHE_KIND, _cache_key(case), answer)
     return found
-
-
-def stored(case: Case) -> dict[str, Any] | None:
-    """The requirements a case file states (``requires:``), or None when it states none."""
-    value = case.data.get("requires") if isinstance(case.data, dict) else None
-    return dict(value) if isinstance(value, dict) else None
-
-
-def stored_rederived(case: Case) -> dict[str, Any]:
-    """The values a case file states its legal sets may be re-derived under (``legal_sets_rederived:``)."""
-    value = case.data.get(REDERIVED) if isinstance(case.data, dict) else None
-    return dict(value) if isinstance(value, dict) else {}
-
-
-def stored_dropped(case: Case) -> dict[str, Any]:
-    """The values a case file states it runs under with the steps their table lacks dropped (``steps_dropped:``)."""
-    value = case.data.get(DROPPED) if isinstance(case.data, dict) else None
-    return dict(value) if isinstance(value, dict) else {}
 
 
 def _same_requirement(a: Any, b: Any) -> bool:
@@ -584,11 +357,6 @@ def _stated_values_problems(name: str, given: Mapping[str, Any], wanted: Mapping
         elif not _same_requirement(given[key], wanted[key]):
             problems.append(f"states {name} {key}={flow(given[key])}, but {values} are {flow(wanted[key])}")
     return problems
-
-
-def flow(value: Any) -> str:
-    """A value as one line of YAML flow style (how ``requires:`` is written)."""
-    return yaml.safe_dump(value, default_flow_style=True, width=1 << 16, sort_keys=False).strip().removesuffix("...").strip()
 
 
 def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list[str]:
@@ -638,188 +406,5 @@ def write_requirements(cases: Iterable[Case], computed: Mapping[str, Mapping[str
 
 
 # -- running a case on an engine that declares some options ------------------------------------------
-def _concrete(declared: Any, near: Any) -> list[Any]:
-    """Values a declaration names: its values, and of each range the value nearest ``near``."""
-    found = []
-    for item in declared if isinstance(declared, list) else [declared]:
-        if isinstance(item, dict):
-            low, high = item.get("minimum"), item.get("maximum")
-            if _is_number(near):
-                found.append(max(low if low is not None else near, min(high if high is not None else near, near)))
-            else:
-                found += [v for v in (low, high) if v is not None]
-        elif item != "*":
-            found.append(item)
-    return found
 
 
-def engine_value(declared: Mapping[str, Any], key: str, option: Mapping[str, Any], current: Any,
-                 requirement: Any = None, required: bool = True) -> tuple[bool, Any]:
-    """The value of option ``key`` to run a case under, for an engine declaring ``declared``:
-    the case's own value where the engine plays it, else the default, else a declared value,
-    each only where the case's requirement (if it has one for ``key``) allows it.
-    Returns (found, value)."""
-    default = option.get("default")
-    said = declared.get(key, [default])
-    allowed = (lambda v: allows(requirement, v)) if required else (lambda v: True)
-    if said == "*":
-        return True, current
-    for value in [current, default] + _concrete(said, current):
-        if declares_value(said, value) and allowed(value):
-            return True, value
-    return False, None
-
-
-def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str]]:
-    """The options an engine declaring ``declared`` lacks for ``case``: every option the case
-    requires (``requires:``; a case stating none requires all its options at their values)
-    that the engine plays at no value the requirement allows, nor at a value under which the
-    case's legal sets are re-derived (``legal_sets_rederived:``) or its steps dropped
-    (``steps_dropped:``)."""
-    requires = stored(case)
-    rederived = stored_rederived(case) if requires is not None else {}
-    dropped = stored_dropped(case) if requires is not None else {}
-    needs = []
-    options = case.table.table.get("options", {})
-    for key, value in case.table.selected.items():
-        if requires is not None and key not in requires:
-            continue
-        requirement = requires[key] if requires is not None else value
-        found, _ = engine_value(declared, key, options.get(key, {}), value, requirement)
-        if not found and key in rederived:
-            found, _ = engine_value(declared, key, options.get(key, {}), value, rederived[key])
-        if not found and key in dropped:
-            found, _ = engine_value(declared, key, options.get(key, {}), value, dropped[key])
-        if not found:
-            shown = flow(requirement) if isinstance(requirement, list) else yaml_text(requirement)
-            if key in rederived:
-                shown += f" (or {flow(rederived[key])}, its legal sets re-derived)"
-            if key in dropped:
-                shown += f" (or {flow(dropped[key])}, the steps that table lacks dropped)"
-            unlisted = "" if key in declared else " (an option not listed is supported at its default only)"
-            needs.append((key, f"option {key}={shown} is not declared{unlisted}"))
-    return needs
-
-
-@dataclasses.dataclass(frozen=True)
-class _Adapted:
-    """A case made ready for an engine's options, once per case and table."""
-
-    case: Case | None            # the case to play, or None where it cannot run
-    why: str | None = None       # why it cannot
-    note: str | None = None      # which legal sets were re-derived, and why
-
-
-_ADAPTED: dict[tuple[str, str], _Adapted] = {}
-_NOTES: dict[tuple[str, str], str] = {}
-
-
-def adapted(hello: Mapping[str, Any], case: Case) -> tuple[Case, str | None]:
-    """The case as the engine is sent it: under the values the engine declares for the
-    options the case does not require (or that its requirement allows, or under which its
-    legal sets are re-derived), replayed on the reference first. Returns (the case to play,
-    None), or (case, why it cannot run)."""
-    variants = hello.get("variants")
-    if not isinstance(variants, dict) or stored(case) is None:
-        return case, None
-    declared = (variants.get(case.variant) or {}).get("options", {})
-    if declared == "*" or not isinstance(declared, dict):
-        return case, None
-    requires = stored(case) or {}
-    rederived = stored_rederived(case)
-    dropped = stored_dropped(case)
-    options = case.table.table.get("options", {})
-    selection = dict(case.table.selected)
-    derived_under: list[str] = []
-    dropped_under: list[str] = []
-    for key, current in case.table.selected.items():
-        found, value = engine_value(declared, key, options.get(key, {}), current, requires.get(key), key in requires)
-        if not found and key in rederived:
-            found, value = engine_value(declared, key, options.get(key, {}), current, rederived[key])
-            if found:
-                derived_under.append(f"{key}={yaml_text(value)}")
-        if not found and key in dropped:
-            found, value = engine_value(declared, key, options.get(key, {}), current, dropped[key])
-            if found:
-                dropped_under.append(f"{key}={yaml_text(value)}")
-        if found:
-            selection[key] = value
-    if selection == case.table.selected:
-        return case, None
-    changed = ", ".join(f"{k}={yaml_text(v)}" for k, v in selection.items() if case.table.selected.get(k) != v)
-    other = under(case, selection)
-    if other is None:
-        return case, f"the options it declares ({changed}) cannot be chosen with the case's others"
-    key = (case.id, other.table.sha256)
-    if key not in _ADAPTED:
-        _ADAPTED[key] = _adapt_dropping(case, other, dropped_under, derived_under, changed) if dropped_under \
-            else _adapt(other, derived_under, changed, case)
-    made = _ADAPTED[key]
-    if made.case is None:
-        return case, made.why
-    if made.note:
-        _NOTES[(made.case.id, made.case.table.sha256)] = made.note
-    return made.case, None
-
-
-def _adapt(other: Case, derived_under: list[str], changed: str, case: Case | None = None) -> _Adapted:
-    """Vouch for a case under the engine's values: replayed on the reference as it stands, or,
-    where some values change only its legal sets, with those sets re-derived and replayed."""
-    differently = _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on the reference")
-    if not derived_under:
-        if replays(other):
-            return _Adapted(other)
-        # The requirements were found one option at a time: an option whose other values
-        # cannot be chosen with the case's own (no lone hands with the Canadian loner rule)
-        # was never replayed under them. Where the engine's values together take out a step
-        # the script takes, the case may still play the same game with that step dropped.
-        return _adapt_dropping(case, other, [changed], [], changed) if case is not None else differently
-    try:
-        derived, where = rederive_legal_sets(other)
-    except (ActionError, SpecError):
-        return differently
-    if not replays(derived):
-        return differently
-    if not where:
-        return _Adapted(derived)
-    note = (f"{REDERIVED_NOTE} at {_listed(where)}: under {', '.join(derived_under)} the case's moves, "
-            f"observations and results stay the same and only those sets differ")
-    return _Adapted(derived, note=note)
-
-
-def _adapt_dropping(case: Case, other: Case, dropped_under: list[str], derived_under: list[str], changed: str) -> _Adapted:
-    """Vouch for a case under values whose table lacks steps its script takes: those steps
-    dropped, the observation before each dropped run and the legal sets re-derived by the
-    reference under the engine's options, the derived case replayed whole on the reference."""
-    differently = _Adapted(None, f"under the options it declares ({changed}) the case's script, with the steps "
-                                 f"that table lacks dropped, plays differently on the reference")
-    try:
-        made = drop_absent_steps(case, other)
-        if made is None:
-            return _Adapted(None, f"under the options it declares ({changed}) the case's script plays differently on "
-                                  f"the reference")
-        derived, legal_where = rederive_legal_sets(made[0])
-    except (ActionError, SpecError):
-        return differently
-    if not replays(derived):
-        return differently
-    _, dropped, observed = made
-    note = (f"{DROPPED_NOTE}: {_listed(dropped)} (numbered as in the case file) are not played: under "
-            f"{', '.join(dropped_under)} the table has no such step, and the case plays the same game without them")
-    if observed:
-        note += f"; observations re-derived at {_listed(observed)}"
-    if legal_where:
-        under_too = f" (under {', '.join(derived_under)} only those sets differ)" if derived_under else ""
-        note += f"; {REDERIVED_NOTE} at {_listed(legal_where)} (numbered as played){under_too}"
-    return _Adapted(derived, note=note)
-
-
-def _listed(where: list[str]) -> str:
-    return ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
-
-
-def rederived_note(played: Case) -> str | None:
-    """Which legal sets of a case adapted by :func:`adapted` were re-derived, and why (or None)."""
-    if played.table is None:
-        return None
-    return _NOTES.get((played.id, played.table.sha256))

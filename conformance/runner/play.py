@@ -12,143 +12,22 @@ before that reply is checked, so that the engine computes while the runner check
 
 from __future__ import annotations
 
-import os
 import time
-from dataclasses import dataclass
 from typing import Any
 
-from reference_impl.catalog import load_schema
 from reference_impl.schemas import surely_valid, validator
 
-from .cases import Case
-from .cited_clause import ClauseTracer, Point
-from conformance.common.clip import clip_pair, clip_text
-from .engine_process import EngineFailure, EngineProcess, EngineTimedOut
-from .seat_views import ReferenceReplay, view_differences, wants_views
+from conformance.cases import Case
+from conformance.runner.cited_clause import ClauseTracer, Point
+from conformance.common.clip import clip_text
+from conformance.runner.engine_process import EngineFailure, EngineProcess, EngineTimedOut
+from conformance.runner.seat_views import ReferenceReplay, view_differences, wants_views
 from conformance.common.json_values import same_set, strict_equal
 from conformance.common.shown import one_line
-from .state_consistency import card_count, dealt_cards, inconsistency
-
-OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skipped", "unsupported", "expected-fail", "unexpected-pass")
-FAILING = frozenset({"fail", "error", "crash", "timeout", "unexpected-pass"})
-# Error categories about the rules: refusing a legal action for one of these is a rules failure.
-RULE_CATEGORIES = frozenset({"illegal_action", "out_of_turn", "wrong_phase", "bad_deal"})
-SET_FIELDS = frozenset({"legal", "sitting_out"})
-# Per seat, a set of cards or null (hidden in a seat's view).
-SEAT_SET_FIELDS = frozenset({"hands", "discards", "passed", "received"})
-# Fields of the observation (and a step's trick winner) whose clause is traced in the reference.
-TRACED_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) | {"trick_winner"}
-REPLY_SCHEMAS = {"hello": "hello-reply", "rules": "ok-reply", "new_game": "state-reply", "deal": "state-reply",
-                 "act": "state-reply", "state": "state-reply", "legal": "legal-reply", "bye": "ok-reply",
-                 "perft": "perft-reply"}
-OBSERVATION_REQUIRED = tuple(load_schema("protocol/observation.schema.json")["required"])
-OBSERVATION_REQUIRED_SET = frozenset(OBSERVATION_REQUIRED)
-OPTIONAL_FIELDS = frozenset(load_schema("protocol/observation.schema.json")["properties"]) - OBSERVATION_REQUIRED_SET
-
-
-@dataclass
-class Failure:
-    """Where and how an engine disagreed with a case."""
-
-    where: str
-    message: str
-    field: str | None = None
-    expected: Any = None
-    actual: Any = None
-    hand: int | None = None
-    step: int | None = None
-    seat: int | None = None
-    action: str | None = None
-    clause: dict[str, Any] | None = None
-    # the case's own clauses, kept as context beside the cited one (which the trace chose)
-    case_clauses: list[str] | None = None
-    # a bug of euchre-spec met while making this failure's report (tracing the rule broken):
-    # said in the report and in the run's exit status, never swallowed
-    internal_error: str | None = None
-
-    def __post_init__(self) -> None:
-        # Made after every comparison: what is kept of the engine's values is bounded.
-        self.message = clip_text(self.message)
-        self.expected, self.actual = clip_pair(self.expected, self.actual)
-        if isinstance(self.action, str):
-            self.action = clip_text(self.action, 200)
-        if isinstance(self.field, str):
-            self.field = clip_text(self.field, 200)
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
-
-    def describe(self) -> str:
-        text = f"{self.where}: {self.message}"
-        if self.field is not None:
-            text += f"\n    field {self.field}: expected {_show(self.expected)}, engine said {_show(self.actual)}"
-        if self.clause:
-            source = self.clause.get("source_title") or self.clause.get("source")
-            text += f"\n    rule {self.clause['id']} ({self.clause.get('title', '')}), source: {source}"
-        others = [c for c in self.case_clauses or [] if not self.clause or c != self.clause.get("id")]
-        if others:
-            text += f"\n    the case is about: {', '.join(others)}"
-        if self.internal_error:
-            text += f"\n    INTERNAL ERROR of euchre-spec ({self.internal_error}): the rule cited may be wrong; please report it"
-        return text
-
-
-@dataclass
-class CaseResult:
-    case: Case
-    outcome: str
-    duration: float
-    failure: Failure | None = None
-    stderr: str | None = None
-    engine_starts: int = 0
-    detail: str | None = None
-    left_processes: int = 0          # processes the engine left behind, found and killed during this case
-    hit_case_timeout: bool = False   # the case was ended by its budget (--case-timeout)
-    needs: list[str] | None = None   # unsupported: what hello should declare for the case to run
-
-    def __post_init__(self) -> None:
-        if self.detail:
-            self.detail = clip_text(self.detail)
-
-    @property
-    def internal_error(self) -> str | None:
-        """A bug of euchre-spec met while reporting this case (see :attr:`Failure.internal_error`)."""
-        return self.failure.internal_error if self.failure is not None else None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "type": "case", "id": self.case.id, "file": _display_path(self.case.file), "variant": self.case.variant,
-            "options": self.case.options, "table_sha256": self.case.table.sha256 if self.case.table else None,
-            "clauses": self.case.clauses, "tags": self.case.tags, "outcome": self.outcome,
-            "duration_ms": round(self.duration * 1000, 2),
-        }
-        if self.failure is not None:
-            data["failure"] = self.failure.to_json()
-        if self.detail:
-            data["detail"] = self.detail
-        if self.needs:
-            data["needs"] = self.needs
-        if self.stderr:
-            data["stderr"] = self.stderr
-        if self.hit_case_timeout:
-            data["hit_case_timeout"] = True
-        if self.left_processes:
-            data["left_processes"] = self.left_processes
-        return data
-
-
-def _display_path(path: str) -> str:
-    """A case file relative to the working directory when it lies below it (reports are shared)."""
-    try:
-        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
-    except ValueError:
-        return path
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, (list, set, frozenset)) and all(isinstance(v, str) for v in value):
-        return "[" + ", ".join(sorted(value)) + "]"
-    return repr(value)
+from conformance.runner.fields import (OBSERVATION_REQUIRED, OBSERVATION_REQUIRED_SET, OPTIONAL_FIELDS, REPLY_SCHEMAS,
+                                        RULE_CATEGORIES, SEAT_SET_FIELDS, SET_FIELDS, TRACED_FIELDS)
+from conformance.runner.results import FAILING, CaseResult, Failure
+from conformance.runner.state_consistency import card_count, dealt_cards, inconsistency
 
 
 class CaseFailed(Exception):
@@ -158,56 +37,14 @@ class CaseFailed(Exception):
         self.outcome = outcome
 
 
-def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
-    """Why the engine's declared capabilities exclude this case, or None."""
-    needs = unsupported_needs(hello, case)
-    return needs[0][1] if needs else None
+class CasePlayer:
+    """One engine process, used for case after case: each case played on it and judged.
 
-
-def unsupported_needs(hello: dict[str, Any], case: Case) -> list[tuple[str, str]]:
-    """Every declaration of ``hello`` this case lacks, as (what to declare, why): what to
-    declare is ``command perft``, ``variant six-hand`` or an option key such as
-    ``stick-the-dealer`` (a run sums them up: "declare ... to run N more")."""
-    variants = hello.get("variants")
-    commands = hello.get("commands") or []
-    needs = []
-    if any("deck" in hand["deal"] for hand in case.hands) and "deal-deck" not in commands:
-        needs.append(("command deal-deck", "deals given as a pack order (command deal-deck) are not declared"))
-    if any(hand.get("perft") for hand in case.hands) and "perft" not in commands:
-        needs.append(("command perft", "perft counts (command perft) are not declared"))
-    declines = hello.get("declines") if isinstance(hello.get("declines"), dict) else {}
-    if "first_dealer" in case.setup and "first-dealer" in declines:
-        needs.append(("first-dealer (not declined)", f"a first dealer chosen from cards (new_game with first_dealer) "
-                                                     f"is declined in hello: {one_line(str(declines['first-dealer']))}"))
-    if variants == "*":
-        return needs
-    if not isinstance(variants, dict) or case.variant not in variants:
-        return needs + [(f"variant {case.variant}", f"variant {case.variant} is not declared")]
-    declared = (variants[case.variant] or {}).get("options", {})
-    if declared == "*":
-        return needs
-    from .requirements import option_needs      # it replays cases on this module's Session
-    return needs + option_needs(declared, case)
-
-
-def declares_value(declared: Any, value: Any) -> bool:
-    """Whether an option's declaration in ``hello`` covers ``value``: a list of values, in
-    which an item may be a range ``{"minimum": a, "maximum": b}`` of whole numbers (a range
-    may also stand alone), or ``"*"`` for every value."""
-    if declared == "*":
-        return True
-    for item in declared if isinstance(declared, list) else [declared]:
-        if isinstance(item, dict):
-            if isinstance(value, int) and not isinstance(value, bool) \
-                    and item.get("minimum", value) <= value <= item.get("maximum", value):
-                return True
-        elif item == value and type(item) is type(value):
-            return True
-    return False
-
-
-class Session:
-    """One engine process, used for case after case."""
+    It plays a case as written; :class:`~conformance.runner.session.Session` (the runner's
+    session) first checks the case against what the engine declares and adapts it to the
+    engine's options, through the two hooks :meth:`_prepare` and :meth:`_adapted_detail`. The
+    replays that vouch for an adapted case are played by a ``CasePlayer`` of their own on the
+    in-process reference (:mod:`conformance.runner.adapt`)."""
 
     def __init__(self, argv: list[str], timeout: float = 10.0, case_timeout: float = 60.0,
                  strict_replies: bool = False, corpus_version: str | None = None, start_timeout: float | None = None):
@@ -242,14 +79,10 @@ class Session:
             if not self.engine.alive():
                 self._validated.clear()
                 self.engine.start()
-            needs = unsupported_needs(self.engine.hello, case)
-            if needs:
-                return CaseResult(case, "unsupported", time.monotonic() - started, detail=needs[0][1],
-                                  needs=sorted({what for what, _ in needs}))
-            from .requirements import adapted
-            played, why = adapted(self.engine.hello, case)   # the options it declares, where the script allows
-            if why:
-                return CaseResult(case, "unsupported", time.monotonic() - started, detail=why)
+            prepared = self._prepare(case, started)
+            if isinstance(prepared, CaseResult):
+                return prepared
+            played = prepared
             self._play(played)
             outcome, failure, detail = "pass", None, None
         except CaseFailed as exc:
@@ -276,16 +109,20 @@ class Session:
             outcome, failure, detail = _against_expected_failure(expected, outcome, failure)
         stderr = self.engine.stderr_text() or None if outcome in FAILING else None
         if played is not case and detail is None:
-            from .requirements import rederived_note
-            detail = "run under the options the engine declares: " + ", ".join(
-                f"{k}={v}" for k, v in played.table.selected.items() if case.table.selected.get(k) != v)
-            note = rederived_note(played)
-            detail += f"; {note}" if note else ""
+            detail = self._adapted_detail(case, played)
         result = CaseResult(case, outcome, time.monotonic() - started, failure, stderr, detail=detail)
         result.engine_starts = self.engine.starts - starts_before
         result.left_processes = self.engine.left_behind - left_before
         result.hit_case_timeout = hit_budget
         return result
+
+    def _prepare(self, case: Case, started: float) -> Case | CaseResult:
+        """The case to play on the started engine, or the result that ends it unplayed."""
+        return case
+
+    def _adapted_detail(self, case: Case, played: Case) -> str | None:
+        """What a result says of a case played in another form than written (see :meth:`_prepare`)."""
+        return None
 
     def _cite(self, case: Case, failure: Failure) -> None:
         """Cite the clause behind the field that differed (traced in the reference, see

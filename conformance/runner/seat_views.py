@@ -21,7 +21,7 @@ from reference_impl import Deal, new_game
 from reference_impl.rules import Rules
 from reference_impl.visibility import HISTORY_FIELDS
 
-from .cases import Case
+from conformance.cases import Case
 
 VIEWS_EVERY_STEP = "every-step"
 _RULES: dict[str, Rules] = {}
@@ -87,7 +87,7 @@ def card_tokens(value: Any, names: frozenset[str]) -> Iterator[str]:
 
 def view_differences(expected: dict[str, Any], actual: Any, names: frozenset[str]) -> list[tuple[str, Any, Any]]:
     """(field, expected, actual) for each way ``actual`` is not exactly the view ``expected``."""
-    from .fuzzing.compare import MISSING, diff_states
+    from conformance.runner.compare import MISSING, diff_states
     found = [(d.field, d.expected, d.actual) for d in diff_states(expected, actual)]
     if not isinstance(actual, dict):
         return found

@@ -38,8 +38,8 @@ from typing import Any, Callable, Sequence
 from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
 from reference_impl.schemas import validator
 
-from . import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
-from . import containment
+from conformance import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
+from conformance.runner import containment
 from conformance.common.shown import one_line
 
 MAX_LINE = 4 * 1024 * 1024      # a reply longer than this is garbage (an endless line)
@@ -689,7 +689,7 @@ class InProcessEngine(EngineProcess):
     pipelines = False      # nothing runs meanwhile in one process
 
     def _launch(self) -> None:
-        from .reference_engine import ReferenceEngine, answer_line
+        from conformance.reference_engine import ReferenceEngine, answer_line
         self.engine = (self.factory or ReferenceEngine)()
         self._answer = answer_line
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..runner import OBSERVATION_REQUIRED_SET as REQUIRED
-from ..runner import SEAT_SET_FIELDS, SET_FIELDS
+from conformance.runner.fields import OBSERVATION_REQUIRED_SET as REQUIRED
+from conformance.runner.fields import SEAT_SET_FIELDS, SET_FIELDS
 from conformance.common.json_values import as_set as _as_set
 from conformance.common.json_values import same_set, strict_equal  # noqa: F401 - strict_equal is used from here too
 

@@ -39,8 +39,8 @@ from reference_impl.visibility import DEFAULTS as VISIBILITY_DEFAULTS, Visibilit
 from reference_impl.visibility import events_reached
 from reference_impl.steps import CONCEDE, EXCHANGE, OFFER, PLAY, SET_TRUMPS, THROW_IN, UPCARD_SUIT
 
-from .cases import Case, case_deal
-from .table_readings import SCORING_FIELDS, readings
+from conformance.cases import Case, case_deal
+from conformance.runner.table_readings import SCORING_FIELDS, readings
 
 # The interpreter's mechanisms without a data link to a clause, and the anchors that state them.
 MECHANISMS: dict[str, tuple[str, ...]] = {

@@ -15,7 +15,7 @@ while there is work left, a bounded number of times). On SIGTERM a worker ends i
 engine, with everything the engine started, before it exits; a worker whose parent is gone
 does the same, told by SIGTERM on Linux (the parent-death signal) and elsewhere at its next
 message. Each engine runs under its own keeper (a child subreaper, see
-:mod:`conformance.containment`), which also ends everything the engine started when the
+:mod:`conformance.runner.containment`), which also ends everything the engine started when the
 worker dies without doing it; a worker tells the parent how many processes its engines
 left behind, for the report.
 """
@@ -31,15 +31,15 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import Any, Callable, Iterator
 
-from .cases import Case
-from .containment import die_with_parent
-from .engine_process import end_orphaned, forget_inherited, kill_all, left_behind_total, note_left
-from .runner import CaseResult, Failure, Session
+from conformance.cases import Case
+from conformance.runner.containment import die_with_parent
+from conformance.runner.engine_process import end_orphaned, forget_inherited, kill_all, left_behind_total, note_left
+from conformance.runner.results import CaseResult, Failure
+from conformance.runner.session import Session
+from conformance.runner.stop_rules import StopRules
 
-if TYPE_CHECKING:
-    from .check import StopRules
 
 POLL = 0.2            # seconds between checks for a signal, a silent worker or a dead one
 GRACE = 2.0           # seconds a worker has to kill its engine after SIGTERM
@@ -152,8 +152,8 @@ class _Worker:
 
 
 def run_in_processes(cases: list[Case], groups: list[list[Case]], jobs: int, make_session: Callable[[], Session],
-                     finish: Callable[[CaseResult], CaseResult], rules: "StopRules",
-                     hello_callback: Callable[[dict], None] | None, silence_budget: float) -> Iterator[CaseResult]:
+                     finish: Callable[[CaseResult], CaseResult], rules: StopRules,
+                     on_hello: Callable[[dict], None] | None, silence_budget: float) -> Iterator[CaseResult]:
     """Run ``groups`` of ``cases`` on ``jobs`` forked workers; yield each result as it comes.
 
     ``silence_budget`` is the longest a worker may go without a message while it has a
@@ -230,8 +230,8 @@ def run_in_processes(cases: list[Case], groups: list[list[Case]], jobs: int, mak
                         worker.group.popleft()
                     yield counted(result_of(index, message[2:]))
                 elif kind == "hello":
-                    if hello_callback is not None:
-                        hello_callback(message[1])
+                    if on_hello is not None:
+                        on_hello(message[1])
                 elif kind == "engine":
                     worker.engine_group = message[1]
                 elif kind == "left":
