@@ -25,10 +25,10 @@ from reference_impl.errors import SpecError
 
 from conformance.runner.skip_list import SkipList, apply_skip_list
 from conformance.runner.selection import select
-from .claim import claims, shortfall
+from conformance.reports.claim import claims, shortfall
 from conformance.runner.containment import available as contained
 from conformance.runner.engine_process import engine_command, left_behind_total
-from .report import left_sentence
+from conformance.reports.console import left_sentence
 from conformance.common.shown import visible
 from conformance.runner.results import FAILING
 from conformance.runner.session import Session
@@ -238,7 +238,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def _end_engine() -> None:
     """Stop this process's engine and count what it left behind (a keeper that the engine
-    killed or stopped is no excuse: see conformance.containment)."""
+    killed or stopped is no excuse: see conformance.runner.containment)."""
     global _session
     if _session is not None:
         _session.close()

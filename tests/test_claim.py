@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conformance.cases import load_cases, load_corpus_meta
-from conformance.claim import claims
+from conformance.reports.claim import claims
 from conformance.runner.declared import allows
 from conformance.runner.declared import declares_value, unsupported_needs
 

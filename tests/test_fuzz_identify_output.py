@@ -8,7 +8,7 @@ import sys
 
 from conformance.common.clip import MAX_ITEMS, MAX_TEXT, clip, clip_pair, window_pair
 from conformance.fuzzing.identify import Identification, Verdict
-from conformance.mutation import mutant_command
+from conformance.corpus_tools.mutation import mutant_command
 
 
 def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:

@@ -20,7 +20,7 @@ from conformance.runner.compare import MISSING, diff_replies, diff_states, signa
 from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
 from conformance.fuzzing.loop import Fuzzer
 from conformance.fuzzing.shrink import shrink_divergence
-from conformance.mutation import mutant_command
+from conformance.corpus_tools.mutation import mutant_command
 from conformance.runner.session import Session
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids

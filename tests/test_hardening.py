@@ -26,7 +26,7 @@ from conformance.cases import load_case_file
 from conformance.runner.run import run_cases
 from conformance.common.clip import MAX_ITEMS, MAX_TEXT, clip, xml_safe
 from conformance.reference_engine import ReferenceEngine, serve
-from conformance.report import write_junit
+from conformance.reports.junit import write_junit
 from reference_impl import ActionError, SpecError, load_rules, new_game
 from reference_impl.resolve import resolve_file
 from reference_impl.validate import variant_problems

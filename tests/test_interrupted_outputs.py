@@ -17,7 +17,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conformance.report_tools import badge_for, read_run, summary_markdown
+from conformance.reports.badge import badge_for
+from conformance.reports.runs import read_run
+from conformance.reports.summary import summary_markdown
 from process_table import marked, wait_until
 from robustness_fixtures import ENGINES, FIXTURES, ROOT
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_case_file, load_corpus_meta
-from conformance.generate import load_profiles
-from conformance.generated_check import generated_cases, random_selection
-from conformance.lint import lint
+from conformance.corpus_tools.generate import load_profiles
+from conformance.corpus_tools.generated_check import generated_cases, random_selection
+from conformance.corpus_tools.lint import lint
 from conformance.runner.adapt import adapted, under
 from conformance.runner.declared import allows
 from conformance.corpus_tools.requirements import as_requirement, compute, stale, write_requirements

@@ -1,5 +1,5 @@
 """The other readings of a table's data the clause tracer tries when an engine's points differ
-(conformance/table_readings.py): each reading is tied to its clause by data, and reads the
+(conformance/runner/table_readings.py): each reading is tied to its clause by data, and reads the
 table otherwise in that one respect only."""
 
 from __future__ import annotations

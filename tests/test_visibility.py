@@ -17,7 +17,7 @@ from conformance.fuzzing.lockstep import Reference
 from conformance.fuzzing.policy import Policy
 from conformance.fuzzing.views import ViewFuzzer
 from conformance.runner.seat_views import card_tokens
-from conformance.mutation import mutant_command
+from conformance.corpus_tools.mutation import mutant_command
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids
 from reference_impl.selfplay import random_action

@@ -18,7 +18,7 @@ in a temporary folder). Three commands alternate in each round:
   reply of each kind only): ``strict_replies`` is the default ``-j 1`` run (every reply
   validated) over it;
 - the reference engine with ``-j 1`` and the runner's consistency check of every state reply
-  (``conformance/state_consistency.py``) switched off in its process: ``consistency`` is the
+  (``conformance/runner/state_consistency.py``) switched off in its process: ``consistency`` is the
   default ``-j 1`` run over it.
 
 The last two are small differences on a whole run, so they are given in CPU seconds too (the

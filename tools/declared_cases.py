@@ -6,7 +6,7 @@ of declarations: the figure an adapter's honesty costs or gains, measured withou
 ``docs/compliance/reports/<engine>.jsonl``, or that file at ``--before-rev``); "after" is the
 adapter's ``hello`` now (the adapter is started, so its engine must be installed: see
 tools/adapters/README.md, and ``. /work/engines/env.sh``). Both are counted by the runner's own
-test (``conformance.runner.unsupported_needs``) over today's corpus, so the two columns differ
+test (``conformance.runner.declared.unsupported_needs``) over today's corpus, so the two columns differ
 only by the declarations.
 
     python tools/declared_cases.py [--only NAME] [--before-rev REV]

@@ -37,7 +37,7 @@ from conformance.fuzzing.lockstep import OverlappingEngine, SetupError  # noqa: 
 from conformance.fuzzing.divergence import Divergence  # noqa: E402
 from conformance.fuzzing.loop import Fuzzer  # noqa: E402
 from conformance.fuzzing.shrink import shrink_divergence  # noqa: E402
-from conformance.mutation import mutant_command, mutants, run_mutant  # noqa: E402
+from conformance.corpus_tools.mutation import mutant_command, mutants, run_mutant  # noqa: E402
 from conformance.runner.session import Session  # noqa: E402
 from reference_impl.resolve import resolve  # noqa: E402
 

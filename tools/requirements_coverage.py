@@ -1,6 +1,6 @@
 """How many cases an engine runs, by what its ``hello`` declares: worked out offline, with
-the runner's own case selection (``conformance.runner.unsupported_needs`` and the adapted
-replay of ``conformance.requirements.adapted``), without starting any engine.
+the runner's own case selection (``conformance.runner.declared.unsupported_needs`` and the adapted
+replay of ``conformance.runner.adapt.adapted``), without starting any engine.
 
     python tools/requirements_coverage.py                      # the built-in corpus
     python tools/requirements_coverage.py --corpus OLD_CORPUS  # e.g. a corpus from before requires:

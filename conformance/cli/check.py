@@ -21,9 +21,9 @@ from reference_impl.catalog import variant_path
 
 from conformance import CORPUS_DIR
 from conformance.cases import Case, Corpus, case_files, load_cases, load_corpus_meta
-from conformance.corpus_stamp import CorpusIdentity, corpus_digest, current_identity, file_digest
-from conformance.claim import claims_of_results, shortfall
-from conformance.claim import to_json as claim_json
+from conformance.corpus_tools.stamp import CorpusIdentity, corpus_digest, current_identity, file_digest
+from conformance.reports.claim import claims_of_results, shortfall
+from conformance.reports.claim import to_json as claim_json
 from conformance.runner.skip_list import SkipList
 from conformance.runner.run import run_cases
 from conformance.runner.selection import select
@@ -33,9 +33,11 @@ from conformance.common.console import console, error, escape, is_terminal, plai
 from conformance.runner.containment import available as contained
 from conformance.runner.engine_process import (EngineFailure, EngineProcess, engine_command, kill_all,
                                                left_behind_total)
-from conformance.generated_check import generated_cases, write_failed
-from conformance.report import (JsonlReport, footer, header, print_failures, run_notes, summary_tables, write_junit,
-                                write_tap)
+from conformance.corpus_tools.generated_check import generated_cases, write_failed
+from conformance.reports.jsonl import JsonlReport, footer, header
+from conformance.reports.console import print_failures, run_notes, summary_tables
+from conformance.reports.junit import write_junit
+from conformance.reports.tap import write_tap
 from conformance.runner.results import FAILING, CaseResult, Failure
 
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress

@@ -18,7 +18,7 @@ from conformance.common.console import console, error, escape, plain, say
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from conformance.generate import generate, load_profiles
+    from conformance.corpus_tools.generate import generate, load_profiles
     from conformance.corpus_tools.requirements import requirements_of, write_requirements
 
     variants = args.variant or variant_ids()
@@ -42,7 +42,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from conformance.lint import lint
+    from conformance.corpus_tools.lint import lint
 
     report = lint(jobs=args.jobs, paths=args.paths or None, variants=args.variant)
     for problem in report.problems:
@@ -187,9 +187,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_stamp(args: argparse.Namespace) -> int:
     """Record the corpus's digest, moving its version by what changed since the last stamp
-    (see :mod:`conformance.corpus_stamp`); with ``--check``, only say whether it is current."""
-    from conformance.corpus_stamp import (bumped, case_digests, changes, corpus_digest, read_stamp, stamp_problem,
-                                          write_stamp)
+    (see :mod:`conformance.corpus_tools.stamp`); with ``--check``, only say whether it is current."""
+    from conformance.corpus_tools.stamp import (bumped, case_digests, changes, corpus_digest, read_stamp,
+                                                stamp_problem, write_stamp)
 
     root = Path(args.root) if args.root else CORPUS_DIR
     try:

@@ -21,7 +21,7 @@ from conformance.fuzzing.casefile import write_divergence
 from conformance.fuzzing.divergence import Divergence
 from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
 from conformance.fuzzing.options import show
-from conformance.report import left_sentence
+from conformance.reports.console import left_sentence
 from conformance.fuzzing.shrink import Shrunk, shrink_divergence
 from conformance.common.usage import UsageError, output_file, write_atomically, seconds
 

@@ -15,7 +15,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     import fnmatch
 
     from conformance.cases import load_cases, load_corpus_meta
-    from conformance.mutation import mutants, run_mutants
+    from conformance.corpus_tools.mutation import mutants, run_mutants
 
     cases, problems = load_cases(list(args.corpus) if args.corpus else None, load_corpus_meta().tags)
     if problems:

@@ -25,7 +25,11 @@ from typing import Any
 
 from conformance.common.console import error, plain
 from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file, write_atomically
-from conformance.report_tools import Diff, Run, badge_for, by_clause, diff_markdown, diff_runs, history_rows, read_run, summary_markdown
+from conformance.reports.diff import Diff, by_clause, diff_markdown, diff_runs
+from conformance.reports.runs import Run, read_run
+from conformance.reports.badge import badge_for
+from conformance.reports.history import history_rows
+from conformance.reports.summary import summary_markdown
 
 
 def add_parser(sub: Any) -> None:

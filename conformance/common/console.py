@@ -4,7 +4,7 @@ Anything that came from a user or an engine (a file name, a message, a card toke
 engine's command line) may contain rich markup such as ``[/bold]``; it is always printed
 with markup off, or escaped when it sits inside a line of our own markup. It may also hold
 terminal escape sequences: every string rich renders (a line, a table cell) has its control
-characters shown as escapes first (:mod:`conformance.shown`), so nothing reaches the
+characters shown as escapes first (:mod:`conformance.common.shown`), so nothing reaches the
 terminal as a control but rich's own styles. Without a
 terminal (a CI log) nothing is drawn in place: progress is a plain line every few seconds.
 """

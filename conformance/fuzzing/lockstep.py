@@ -1,7 +1,7 @@
 """The engine under test and the reference interpreter, sent the same requests in lockstep.
 
 The engine is driven exactly as ``euchre-spec check`` drives it: an
-:class:`~conformance.engine_process.EngineProcess` (its own process group, strict replies,
+:class:`~conformance.runner.engine_process.EngineProcess` (its own process group, strict replies,
 a restart after a crash), the ``rules`` message built as the runner builds it. The
 reference is the reference engine called in this process, message by message, so its
 replies are the protocol's own (error categories included) at no cost of pipes or JSON.

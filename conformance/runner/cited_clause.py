@@ -404,7 +404,7 @@ class ClauseTracer:
     def _read_otherwise(self, case: Case, point: Point, field_name: str, actual: Any,
                         engine: dict[str, Any]) -> str | None:
         """The clause of the first other reading of the table's data (the partnerships, a
-        limit a clause names: :mod:`conformance.table_readings`) under which the reference
+        limit a clause names: :mod:`conformance.runner.table_readings`) under which the reference
         gives the engine's value of the field, and the engine's values of everything the
         field follows from (the tricks, the scoring row): the engine read that data
         otherwise. A reading that gets the field by chance but changes the hand's outcome

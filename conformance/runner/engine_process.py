@@ -4,7 +4,7 @@ Everything an engine can do wrong at the transport level becomes one exception t
 classifies: it exits (:class:`EngineCrashed`), stops answering (:class:`EngineTimedOut`),
 writes something that is not a reply (:class:`EngineGarbled`). The engine is started
 without a shell. On Linux it runs under a keeper that is its child subreaper
-(:mod:`conformance.containment`): a timeout, a crash, a restart, the end of the run,
+(:mod:`conformance.runner.containment`): a timeout, a crash, a restart, the end of the run,
 SIGTERM or Ctrl-C end the engine and *every* process it started, even one that left its
 process group (a ``setsid`` daemon), and the number of those that had left is counted
 (:attr:`EngineProcess.left_behind`, the report's "left N process(es) behind"). Elsewhere
@@ -63,7 +63,7 @@ _left_total = 0                 # processes left behind by every engine this pro
 def kill_all() -> None:
     """End every engine still running, with everything it started, and start no more (the
     runner is stopping: the end of the run, SIGTERM or Ctrl-C). Waits a little for the
-    keepers (see :mod:`conformance.containment`) to have killed their engines' processes,
+    keepers (see :mod:`conformance.runner.containment`) to have killed their engines' processes,
     so that none is alive once the runner has exited."""
     _SHUTTING_DOWN.set()
     engines = [engine for engine in list(_RUNNING) if engine.process is not None]

@@ -126,7 +126,7 @@ class CasePlayer:
 
     def _cite(self, case: Case, failure: Failure) -> None:
         """Cite the clause behind the field that differed (traced in the reference, see
-        :mod:`conformance.cited_clause`), keeping the case's clauses as context."""
+        :mod:`conformance.runner.cited_clause`), keeping the case's clauses as context."""
         failure.case_clauses = list(case.clauses)
         field, actual = failure.field, failure.actual
         refused = field is None and failure.action is not None and self._point.moment == "before" \
@@ -451,4 +451,4 @@ def _same(key: str, expected: Any, actual: Any) -> bool:
     return strict_equal(expected, actual)
 
 
-same_value = _same     # how an expectation is compared, for those who derive one (conformance.requirements)
+same_value = _same     # how an expectation is compared, for those who derive one (conformance.corpus_tools.requirements)

@@ -3,7 +3,7 @@
 A hand's points follow from more than the scoring row that scored it: from which seats play
 together (the partnerships) and from a limit on an award (Five Hundred's defenders never
 passing 490). When an engine's points differ while its tricks agree, the clause tracer
-(:mod:`conformance.cited_clause`) replays the case under each reading here and cites the
+(:mod:`conformance.runner.cited_clause`) replays the case under each reading here and cites the
 clause of the first reading that gives the engine's value: the engine read that piece of
 data otherwise. The same kind of evidence the tracer uses for a bower read as a plain card,
 lifted to a table's data.

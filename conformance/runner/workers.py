@@ -118,7 +118,7 @@ def _worker(cases: list[Case], make_session: Callable[[], Session], pipe: Connec
 
 def _engine_group(session: Session) -> tuple[int, int, bool] | None:
     """What the parent needs to end the worker's engine should the worker die without
-    doing it (see :func:`conformance.engine_process.end_orphaned`)."""
+    doing it (see :func:`conformance.runner.engine_process.end_orphaned`)."""
     handle = getattr(session.engine, "handle", None)
     if handle is not None:
         return handle()

@@ -4,7 +4,7 @@ An engine's ``hello`` claims what it supports; the runner marks every case outsi
 claim ``unsupported`` and never sends it. A run of 212 cases that ran 18 of them is not a
 pass of 212: so each report says, per variant, "ran 18 of 212 euchre cases (8%); declare
 game-target, stick-the-dealer, … to run 194 more", from the declarations each unsupported
-case lacked (:func:`conformance.runner.unsupported_needs`). ``--require`` and
+case lacked (:func:`conformance.runner.declared.unsupported_needs`). ``--require`` and
 ``--fail-under PCT`` turn an incomplete claim into a failed run.
 """
 
@@ -62,7 +62,7 @@ def claims(rows: Iterable[tuple[str, str, list[str] | None]]) -> list[VariantCla
 
 
 def claims_of_results(results: Iterable[Any]) -> list[VariantClaim]:
-    """The claims of a run's :class:`~conformance.runner.CaseResult` list (an unreadable
+    """The claims of a run's :class:`~conformance.runner.results.CaseResult` list (an unreadable
     case file, which has no rule table, is left out)."""
     return claims((r.case.variant, r.outcome, r.needs) for r in results if r.case.table is not None)
 

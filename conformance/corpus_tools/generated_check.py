@@ -22,8 +22,8 @@ from reference_impl.errors import SpecError
 from reference_impl.options import choice_for, meets, reachable, values_of
 from reference_impl.resolve import resolve
 
-from .cases import Case, load_case_file
-from .generate import _dump, generate_case
+from conformance.cases import Case, load_case_file
+from conformance.corpus_tools.generate import _dump, generate_case
 from conformance.runner.declared import declares_value
 
 DEFAULT_OUT = "euchre-spec-generated"

@@ -32,7 +32,7 @@ from reference_impl.selfplay import BIDDING_PHASES, PASS_BIAS, random_action
 from reference_impl.steps import THROW_IN
 
 GENERATOR = "euchre-spec-generate 9"
-PROFILES = Path(__file__).with_name("generator_profiles.yaml")
+PROFILES = Path(__file__).parent.parent / "generator_profiles.yaml"   # package data, beside corpus/
 
 
 def clashes(requires: dict[tuple[str, Any], dict[str, Any]], a: str, va: Any, b: str, vb: Any) -> bool:

@@ -25,8 +25,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import CORPUS_DIR
-from .cases import CORPUS_FILE, case_files
+from conformance import CORPUS_DIR
+from conformance.cases import CORPUS_FILE, case_files
 
 SUMS_FILE = "SHA256SUMS"
 DIGEST_PREFIX = "sha256:"
@@ -68,7 +68,7 @@ def current_identity(root: Path = CORPUS_DIR) -> CorpusIdentity:
     """The corpus under ``root`` as it is now: the version its ``corpus.yaml`` says, and the
     digest of the case files it holds now (not the recorded one: a report of a corpus changed
     since its stamp must not pass as a report of the stamped one)."""
-    from .cases import load_corpus_meta
+    from conformance.cases import load_corpus_meta
     digests = case_digests(root)
     return CorpusIdentity(load_corpus_meta(root).version, corpus_digest(digests), len(digests))
 
@@ -85,7 +85,7 @@ class Stamp:
 
 
 def read_stamp(root: Path = CORPUS_DIR) -> Stamp:
-    from .cases import load_corpus_meta
+    from conformance.cases import load_corpus_meta
     from reference_impl.yaml_source import load_file
     version = load_corpus_meta(root).version
     digest = (load_file(Path(root) / CORPUS_FILE).data or {}).get("digest")

@@ -3,7 +3,7 @@
 Every case file is schema-valid with a unique id, known tags and existing clause anchors
 (the loader checks these); every case replays on the reference engine through the same
 runner a third-party engine meets; its ``requires:`` are what its script reaches (see
-:mod:`conformance.requirements`); and every clause anchor of every variant, option
+:mod:`conformance.corpus_tools.requirements`); and every clause anchor of every variant, option
 clauses included, is cited by at least one case. A preset's clause that is its parent's,
 word for word, is covered by the parent's cases.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from reference_impl.catalog import load_variant_file, variant_ids, variant_path
 from reference_impl.resolve import resolve
 
-from .cases import load_cases, load_corpus_meta
+from conformance.cases import load_cases, load_corpus_meta
 from conformance.runner.run import run_cases
 from conformance.runner.engine_process import engine_command
 from conformance.corpus_tools.requirements import requirements_of, stale

@@ -13,10 +13,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from .cases import Case
+from conformance.cases import Case
 from conformance.runner.selection import case_cost
 from conformance.runner.run import run_cases
-from .mutants import mutant_bugs
+from conformance.mutants import mutant_bugs
 from conformance.runner.results import FAILING, CaseResult
 
 
