@@ -16,6 +16,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from reference_impl.catalog import variant_path
 
@@ -25,7 +26,7 @@ from conformance.corpus_tools.stamp import CorpusIdentity, corpus_digest, curren
 from conformance.reports.claim import claims_of_results, shortfall
 from conformance.reports.claim import to_json as claim_json
 from conformance.runner.skip_list import SkipList
-from conformance.runner.run import run_cases
+from conformance.runner.run import CaseRun
 from conformance.runner.selection import select
 from conformance.common.usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, existing_path, invalidate,
                                       output_file, percent, positive_int, readable_file, seconds, shard, whole_number)
@@ -34,10 +35,9 @@ from conformance.runner.containment import available as contained
 from conformance.runner.engine_process import (EngineFailure, EngineProcess, engine_command, kill_all,
                                                left_behind_total)
 from conformance.corpus_tools.generated_check import generated_cases, write_failed
-from conformance.reports.jsonl import JsonlReport, footer, header
+from conformance.reports.jsonl import footer, header
 from conformance.reports.console import print_failures, run_notes, summary_tables
-from conformance.reports.junit import write_junit
-from conformance.reports.tap import write_tap
+from conformance.reports.reporters import JsonlReporter, JunitReporter, Reporter, RunEnd, Subscribers, TapReporter
 from conformance.runner.results import FAILING, CaseResult, Failure
 
 PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress
@@ -94,8 +94,9 @@ def start_problem(argv: list[str]) -> str | None:
     return None
 
 
-class _Progress:
-    """Cases done and failures so far: a bar on a terminal, a line every few seconds in a log."""
+class _Progress(Reporter):
+    """The console's report as a run goes, subscribed to its results like the others: cases done
+    and failures so far, a bar on a terminal, a line every few seconds in a log."""
 
     def __init__(self, total: int):
         self.total, self.done, self.failing = total, 0, 0
@@ -116,7 +117,7 @@ class _Progress:
         if self.bar is not None:
             self.bar.__exit__(*exc)
 
-    def advance(self, result: CaseResult) -> None:
+    def case(self, result: CaseResult) -> None:
         self.done += 1
         self.failing += result.outcome in FAILING
         if self.bar is not None:
@@ -143,6 +144,16 @@ def generated_for_engine(argv: list[str], args: argparse.Namespace) -> list[tupl
     if not made:
         warn("--generate: the engine declares no variant of this suite" + (f" matching --variant {args.variant}" if args.variant else ""))
     return made
+
+
+def subscribed(report_path: Path, report_header: Callable[[], dict], unreadable: list[CaseResult],
+               junit: Path | None, tap: Path | None) -> Subscribers:
+    """The reports a check writes, subscribed to its stream of results: the JSON Lines report
+    (its header asked for when the first line is written), then JUnit and TAP when asked for."""
+    reports: list[Reporter] = [JsonlReporter(report_path, report_header, unreadable)]
+    reports += [JunitReporter(junit)] if junit else []
+    reports += [TapReporter(tap)] if tap else []
+    return Subscribers(reports)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -179,62 +190,50 @@ def run_check(args: argparse.Namespace) -> int:
     for case in chosen:
         tables.setdefault(f"{case.variant} {json.dumps(case.table.selected, sort_keys=True)}",
                           {"variant": case.variant, "options": case.table.selected, "sha256": case.table.sha256})
-    report = JsonlReport(report_path)
-    hello: dict = {}
     results: list[CaseResult] = list(broken)
     stopped: list[str] = []
     started = time.monotonic()
     left_before = left_behind_total()
-    header_written = False
+    run: CaseRun | None = None
 
     def left() -> int | None:
         return left_behind_total() - left_before if contained() else None
 
-    def write_header() -> None:
-        nonlocal header_written
-        if not header_written:
-            report.write(header(argv, hello or None, meta.version, tables, sys.argv[1:], identity.digest, identity.cases))
-            header_written = True
-            for result in broken:
-                report.write(result.to_json())
+    def report_header() -> dict:
+        hello = run.hello if run is not None else {}
+        return header(argv, hello or None, meta.version, tables, sys.argv[1:], identity.digest, identity.cases)
 
-    def on_hello(reply: dict) -> None:
-        if not hello:
-            hello.update(reply)
+    def engine_name() -> str:
+        hello = run.hello if run is not None else {}
+        return (hello.get("engine") or {}).get("name", args.engine)
 
-    run = None
+    # the pipeline: the selected cases -> the run (threads or worker processes) -> a stream of
+    # results -> the reports subscribed to it; the run is read, never calls back
+    outputs = subscribed(report_path, report_header, broken, junit, tap)
     try:
         problem = start_problem(argv)
         if problem:
             error(f"the engine cannot start: {problem}; every case will crash")
         plain(f"euchre-spec check: {len(chosen)} case(s) of corpus {meta.version} on {' '.join(argv)} "
               f"with {args.jobs} engine(s)")
-        run = run_cases(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
-                        skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
-                        hello_callback=on_hello, give_up_after=args.give_up_after, stopped=stopped,
-                        corpus_version=meta.version, start_timeout=args.start_timeout)
+        run = CaseRun(chosen, argv, jobs=args.jobs, timeout=args.timeout, case_timeout=args.case_timeout,
+                      skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
+                      give_up_after=args.give_up_after, stopped=stopped, corpus_version=meta.version,
+                      start_timeout=args.start_timeout)
         with _Progress(len(chosen)) as progress:
+            live = Subscribers([outputs, progress])
             for result in run:
-                write_header()
-                report.write(result.to_json())
+                live.case(result)
                 results.append(result)
-                progress.advance(result)
     except KeyboardInterrupt as exc:
         if run is not None:
             run.close()                 # ends the worker processes and their engines now
         kill_all()
-        write_header()
         stopped.append(f"interrupted{_by(exc)} after {len(results) - len(broken)} of {len(chosen)} case(s)")
-        report.write(footer(results, time.monotonic() - started, 130, stopped, left()))
-        report.close()
-        engine_name = (hello.get("engine") or {}).get("name", args.engine)
-        if junit:
-            write_junit(junit, results, engine_name, interrupted=stopped[-1])
-        if tap:
-            write_tap(tap, results, interrupted=stopped[-1])
+        outputs.end(RunEnd(results, footer(results, time.monotonic() - started, 130, stopped, left()), engine_name(),
+                           interrupted=stopped[-1]))
         plain(f"interrupted: {len(results) - len(broken)} of {len(chosen)} case(s) run; partial report: {report_path}")
         raise
-    write_header()
     fixed = [r for r in results if r.outcome == "unexpected-pass"]
     failing = [r for r in results if r.outcome in FAILING and not (args.allow_fixed and r.outcome == "unexpected-pass")]
     ran = [r for r in results if r.outcome not in ("unsupported", "skipped")]
@@ -250,13 +249,7 @@ def run_check(args: argparse.Namespace) -> int:
         exit_code = EXIT_INTERNAL        # a bug of ours touched these verdicts' reports: never a quiet pass
     foot = footer(results, time.monotonic() - started, exit_code, stopped, left())
     foot["claim"] = {**claim_json(found), **({"shortfall": short} if short else {})}
-    report.write(foot)
-    report.close()
-    engine_name = (hello.get("engine") or {}).get("name", args.engine)
-    if junit:
-        write_junit(junit, results, engine_name)
-    if tap:
-        write_tap(tap, results)
+    outputs.end(RunEnd(results, foot, engine_name()))
     if generated:
         failed = {r.case.id for r in results if r.outcome in FAILING}
         written = write_failed(generated, failed, Path(args.generated_out))
@@ -301,14 +294,8 @@ def _interrupted_before_start(interrupt: KeyboardInterrupt, argv: list[str], rep
                               junit: Path | None, tap: Path | None) -> None:
     """A run stopped while the corpus was loading: every output says so (no case ran)."""
     reason = f"interrupted{_by(interrupt)} before any case ran"
-    report = JsonlReport(report_path)
-    report.write(header(argv, None, "unknown", {}, sys.argv[1:]))
-    report.write(footer([], 0.0, 130, [reason], None))
-    report.close()
-    if junit:
-        write_junit(junit, [], "", interrupted=reason)
-    if tap:
-        write_tap(tap, [], interrupted=reason)
+    outputs = subscribed(report_path, lambda: header(argv, None, "unknown", {}, sys.argv[1:]), [], junit, tap)
+    outputs.end(RunEnd([], footer([], 0.0, 130, [reason], None), "", interrupted=reason))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
