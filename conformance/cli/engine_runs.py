@@ -25,24 +25,25 @@ from conformance.reports.console import left_sentence
 from conformance.fuzzing.shrink import Shrunk, shrink_divergence
 from conformance.common.usage import UsageError, output_file, write_atomically, seconds
 
-def _chosen(table: ResolvedTable) -> dict[str, Any]:
+
+def chosen_options(table: ResolvedTable) -> dict[str, Any]:
     """The options of a table that differ from their defaults."""
     options = table.table.get("options") or {}
     return {k: v for k, v in table.selected.items() if options.get(k, {}).get("default") != v}
 
 
-def _option_flags(table: ResolvedTable) -> str:
-    return "".join(f" --option {k}={show(v)}" for k, v in sorted(_chosen(table).items()))
+def option_flags(table: ResolvedTable) -> str:
+    return "".join(f" --option {k}={show(v)}" for k, v in sorted(chosen_options(table).items()))
 
 
-def _engine_arguments(p: argparse.ArgumentParser) -> None:
+def engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="seconds to wait for each reply")
     p.add_argument("--start-timeout", type=seconds, default=30.0, metavar="S",
                    help="seconds for the engine to start and answer hello (default %(default)s)")
 
 
-def _engine_factory(args: argparse.Namespace) -> tuple[list[str], Callable[[], OverlappingEngine]]:
+def engine_factory(args: argparse.Namespace) -> tuple[list[str], Callable[[], OverlappingEngine]]:
     try:
         argv = engine_command(args.engine)
     except ValueError as exc:
@@ -50,7 +51,7 @@ def _engine_factory(args: argparse.Namespace) -> tuple[list[str], Callable[[], O
     return argv, lambda: OverlappingEngine(argv, args.timeout, start_timeout=args.start_timeout)
 
 
-def _output_dir(path: str) -> Path:
+def output_dir(path: str) -> Path:
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {path} is a file, not a folder")
@@ -63,7 +64,7 @@ def _output_dir(path: str) -> Path:
     return out
 
 
-def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant: str, make_engine: Callable,
+def report_divergence(divergence: Divergence, args: argparse.Namespace, variant: str, make_engine: Callable,
                        engine_table: ResolvedTable, reference_table: ResolvedTable, engine_name: str, argv: list[str],
                        out: Path, how: str, prefix: str = "fuzz", written: set[str] | None = None) -> dict[str, Any]:
     """Print a divergence, shrink it, write its case; what the JSON report keeps of it."""
@@ -74,7 +75,7 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
         reference, engine = window_pair(_text(difference.expected), _text(difference.actual))
         plain(f"    field {difference.field}: reference {reference}, engine {engine}")
     plain(f"    rule {divergence.clause}")
-    record: dict[str, Any] = {"found": _divergence_json(divergence)}
+    record: dict[str, Any] = {"found": divergence_json(divergence)}
     shrunk: Shrunk | None = None
     final = divergence
     if not args.no_shrink:
@@ -88,7 +89,7 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
             plain(f"    shrunk from {shrunk.original_hands} hand(s), {shrunk.original_steps} steps to "
                   f"{final.hands} hand(s), {final.steps} steps ({shrunk.replays} replays, {shrunk.seconds:.1f} s): "
                   f"{final.summary()}")
-            record["shrunk"] = {**_divergence_json(final), "replays": shrunk.replays, "seconds": round(shrunk.seconds, 2)}
+            record["shrunk"] = {**divergence_json(final), "replays": shrunk.replays, "seconds": round(shrunk.seconds, 2)}
     from conformance.cases import load_corpus_meta
     path = write_divergence(out, final, variant, engine_table, args.seed, engine_name, how,
                             set(load_corpus_meta().tags), prefix=prefix, written=written)
@@ -105,7 +106,7 @@ def _report_divergence(divergence: Divergence, args: argparse.Namespace, variant
     return record
 
 
-def _confirm_case(record: dict[str, Any], argv: list[str], args: argparse.Namespace) -> dict[str, Any]:
+def confirm_case(record: dict[str, Any], argv: list[str], args: argparse.Namespace) -> dict[str, Any]:
     """Run a written case on the reference and on the engine as ``check`` does; a case that
     does not pass on the one and fail on the other is removed (and the record says why)."""
     from conformance.cases import load_cases
@@ -130,7 +131,7 @@ def _confirm_case(record: dict[str, Any], argv: list[str], args: argparse.Namesp
     return record
 
 
-def _json_report(path: str | None, kind: str) -> Path | None:
+def json_report(path: str | None, kind: str) -> Path | None:
     """The ``--json`` file, checked writable and at once replaced by a record that says the
     run has not ended: a run stopped before its end (Ctrl-C, SIGTERM, SIGKILL) leaves that,
     never the previous run's verdict."""
@@ -142,7 +143,7 @@ def _json_report(path: str | None, kind: str) -> Path | None:
     return report
 
 
-def _say_left(before: int) -> int | None:
+def say_left(before: int) -> int | None:
     """How many processes the engines (and the shrinker's) left behind since ``before``,
     said on the console when there were any; None where they cannot be counted (without
     a subreaper, a process that leaves the engine's group is neither found nor counted)."""
@@ -162,7 +163,7 @@ def _text(value: Any) -> str:
     return repr(sorted(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value)
 
 
-def _divergence_json(divergence: Divergence) -> dict[str, Any]:
+def divergence_json(divergence: Divergence) -> dict[str, Any]:
     return {"game": divergence.game, "count": divergence.count, "kind": [str(k) for k in divergence.kind],
             "where": divergence.position.describe(),
             "phase": divergence.phase, "clause": divergence.clause, "hands": divergence.hands, "steps": divergence.steps,

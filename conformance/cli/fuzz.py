@@ -28,8 +28,8 @@ from conformance.fuzzing.lockstep import SetupError
 from conformance.fuzzing.loop import Fuzzer, FuzzResult
 from conformance.fuzzing.options import describe
 from conformance.fuzzing.shrink import SHRINK_SECONDS
-from conformance.cli.engine_runs import (_chosen, _engine_arguments, _engine_factory, _json_report, _option_flags,
-                                         _output_dir, _report_divergence, _say_left)
+from conformance.cli.engine_runs import (chosen_options, engine_arguments, engine_factory, json_report, option_flags,
+                                         output_dir, report_divergence, say_left)
 from conformance.common.usage import (EXIT_FAILED, EXIT_OK, write_atomically, parse_options, positive_int, seconds,
                                       whole_number)
 
@@ -50,7 +50,7 @@ def fraction(text: str) -> float:
 def add_parser(sub: Any) -> None:
     """The ``fuzz`` command and its options."""
     p = sub.add_parser("fuzz", help="random games on an engine beside the reference; each kind of divergence shrunk to a case")
-    _engine_arguments(p)
+    engine_arguments(p)
     p.add_argument("--variant", default="euchre", help="variant id or path to a table (default %(default)s)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="set an option (repeatable)")
     budget = p.add_mutually_exclusive_group()
@@ -117,13 +117,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.views:
         from conformance.cli.fuzz_views import cmd_fuzz_views
         return cmd_fuzz_views(args)
-    argv, make_engine = _engine_factory(args)
-    out = _output_dir(args.out)
-    report = _json_report(args.json, "fuzz")
+    argv, make_engine = engine_factory(args)
+    out = output_dir(args.out)
+    report = json_report(args.json, "fuzz")
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands if args.hands or args.time else 1000
     left_before = left_behind_total()
-    plain(f"euchre-spec fuzz: {table.id} ({describe(_chosen(table))}) on {' '.join(argv)}, seed {args.seed}, "
+    plain(f"euchre-spec fuzz: {table.id} ({describe(chosen_options(table))}) on {' '.join(argv)}, seed {args.seed}, "
           + (f"{hands} hands" if hands else f"{args.time:g} s") + f", {args.jobs} engine(s)")
     with _Progress(hands, args.time) as progress:
         fuzzer = Fuzzer(make_engine, args.variant, table, seed=args.seed, hands=hands, seconds=args.time,
@@ -149,10 +149,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     records: list[dict[str, Any]] = []
     written: set[str] = set()
     for divergence in result.divergences:
-        records.append(_report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
-                                          f"euchre-spec fuzz --variant {args.variant}{_option_flags(table)} --seed {args.seed}",
+        records.append(report_divergence(divergence, args, args.variant, make_engine, table, table, engine_name, argv, out,
+                                          f"euchre-spec fuzz --variant {args.variant}{option_flags(table)} --seed {args.seed}",
                                           written=written))
-    left = _say_left(left_before)
+    left = say_left(left_before)
     if report:
         record = {**_fuzz_json(args, argv, table, result, records), "complete": True}
         if left is not None:

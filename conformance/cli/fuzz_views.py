@@ -10,6 +10,7 @@ from typing import Any
 
 from reference_impl.resolve import resolve
 
+from conformance.cli.engine_runs import chosen_options, output_dir
 from conformance.common.console import error, plain, say, warn
 from conformance.runner.engine_process import EngineFailure, EngineProcess, engine_command
 from conformance.fuzzing.options import describe
@@ -22,12 +23,11 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
         argv = engine_command(args.engine)
     except ValueError as exc:
         raise UsageError(f"--engine: {exc}") from None
-    from conformance.cli.engine_runs import _chosen, _output_dir
-    out = _output_dir(args.out)
+    out = output_dir(args.out)
     report = output_file(args.json, "the JSON report") if args.json else None
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands or 200
-    plain(f"euchre-spec fuzz --views: {table.id} ({describe(_chosen(table))}) on {' '.join(argv)}, seed {args.seed}, "
+    plain(f"euchre-spec fuzz --views: {table.id} ({describe(chosen_options(table))}) on {' '.join(argv)}, seed {args.seed}, "
           f"{hands} hands")
     engine = EngineProcess(argv, args.timeout, start_timeout=args.start_timeout)
     try:

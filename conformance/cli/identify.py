@@ -15,8 +15,8 @@ from rich.table import Table
 
 from reference_impl.resolve import resolve
 
-from conformance.cli.engine_runs import (_chosen, _confirm_case, _engine_arguments, _engine_factory, _json_report, _option_flags,
-                                  _output_dir, _report_divergence, _say_left)
+from conformance.cli.engine_runs import (chosen_options, confirm_case, engine_arguments, engine_factory, json_report,
+                                         option_flags, output_dir, report_divergence, say_left)
 from conformance.common.console import console, error, escape, plain, warn
 from conformance.common.usage import (EXIT_FAILED, EXIT_OK, UsageError, parse_options, positive_int, seconds,
                                       whole_number, write_atomically)
@@ -29,7 +29,7 @@ from conformance.fuzzing.options import describe, show
 def add_parser(sub: Any) -> None:
     """The ``identify`` command and its options."""
     p = sub.add_parser("identify", help="the option values (house rules) an engine really plays, and what deviates")
-    _engine_arguments(p)
+    engine_arguments(p)
     p.add_argument("--variant", help="variant id (default: every variant the engine declares)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="an option of the one table sent to the engine (needs --variant; repeatable)")
@@ -48,9 +48,9 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
-    argv, make_engine = _engine_factory(args)
-    out = _output_dir(args.out)
-    report = _json_report(args.json, "identify")
+    argv, make_engine = engine_factory(args)
+    out = output_dir(args.out)
+    report = json_report(args.json, "identify")
     if args.option and not args.variant:
         raise UsageError("--option needs --variant: the options are those of the one table sent")
     left_before = left_behind_total()
@@ -71,7 +71,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     failed = False
     for variant in variants:
         sent = tables[variant]
-        plain(f"{variant}: the engine is sent {describe(_chosen(sent)) if _chosen(sent) else 'the default options'}")
+        plain(f"{variant}: the engine is sent {describe(chosen_options(sent)) if chosen_options(sent) else 'the default options'}")
         identifier = Identifier(make_engine, variant, sent, seed=args.seed, max_hands=args.hands,
                                 check_hands=args.check_hands, progress=lambda text: plain(f"  {text}"))
         try:
@@ -90,15 +90,15 @@ def cmd_identify(args: argparse.Namespace) -> int:
             # alike: the identified ones, under which the deviation was found. So it is shrunk
             # with the engine sent them, written with them, and kept only if it passes on the
             # reference and fails on the engine when run as `check` runs it.
-            record = _report_divergence(
+            record = report_divergence(
                 deviation, args, variant, make_engine, reference_table, reference_table, engine_name, argv, out,
-                f"euchre-spec identify --variant {variant}{_option_flags(sent)} --seed {args.seed}", prefix="identify",
+                f"euchre-spec identify --variant {variant}{option_flags(sent)} --seed {args.seed}", prefix="identify",
                 written=written)
-            deviations.append(_confirm_case(record, argv, args))
+            deviations.append(confirm_case(record, argv, args))
         records.append({**result.to_json(), "deviations": deviations})
         if result.changed or result.deviations:
             failed = True
-    left = _say_left(left_before)
+    left = say_left(left_before)
     if report:
         record = {"type": "identify", "complete": True, "engine": argv, "results": records}
         if left is not None:

@@ -17,11 +17,14 @@ from reference_impl.options import yaml_text
 from conformance.cases import Case
 from conformance.common.shown import one_line
 
+REDERIVED = "legal_sets_rederived"   # the case key: values under which only its legal sets differ
+DROPPED = "steps_dropped"   # the case key: values under which it runs with the steps their table lacks dropped
+
+
 def unsupported_reason(hello: dict[str, Any], case: Case) -> str | None:
     """Why the engine's declared capabilities exclude this case, or None."""
     needs = unsupported_needs(hello, case)
     return needs[0][1] if needs else None
-
 
 
 def unsupported_needs(hello: dict[str, Any], case: Case) -> list[tuple[str, str]]:
@@ -50,7 +53,6 @@ def unsupported_needs(hello: dict[str, Any], case: Case) -> list[tuple[str, str]
     return needs + option_needs(declared, case)
 
 
-
 def declares_value(declared: Any, value: Any) -> bool:
     """Whether an option's declaration in ``hello`` covers ``value``: a list of values, in
     which an item may be a range ``{"minimum": a, "maximum": b}`` of whole numbers (a range
@@ -65,21 +67,15 @@ def declares_value(declared: Any, value: Any) -> bool:
         elif item == value and type(item) is type(value):
             return True
     return False
-REDERIVED = "legal_sets_rederived"   # the case key: values under which only its legal sets differ
-
-DROPPED = "steps_dropped"   # the case key: values under which it runs with the steps their table lacks dropped
-
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-
 def allows(requirement: Any, value: Any) -> bool:
     """Whether a stored requirement (one value, or a list of values and ranges) allows ``value``."""
     return declares_value(requirement if isinstance(requirement, list) else [requirement], value)
-
 
 
 def stored(case: Case) -> dict[str, Any] | None:
@@ -88,12 +84,10 @@ def stored(case: Case) -> dict[str, Any] | None:
     return dict(value) if isinstance(value, dict) else None
 
 
-
 def stored_rederived(case: Case) -> dict[str, Any]:
     """The values a case file states its legal sets may be re-derived under (``legal_sets_rederived:``)."""
     value = case.data.get(REDERIVED) if isinstance(case.data, dict) else None
     return dict(value) if isinstance(value, dict) else {}
-
 
 
 def stored_dropped(case: Case) -> dict[str, Any]:
@@ -102,11 +96,9 @@ def stored_dropped(case: Case) -> dict[str, Any]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-
 def flow(value: Any) -> str:
     """A value as one line of YAML flow style (how ``requires:`` is written)."""
     return yaml.safe_dump(value, default_flow_style=True, width=1 << 16, sort_keys=False).strip().removesuffix("...").strip()
-
 
 
 def _concrete(declared: Any, near: Any) -> list[Any]:
@@ -124,7 +116,6 @@ def _concrete(declared: Any, near: Any) -> list[Any]:
     return found
 
 
-
 def engine_value(declared: Mapping[str, Any], key: str, option: Mapping[str, Any], current: Any,
                  requirement: Any = None, required: bool = True) -> tuple[bool, Any]:
     """The value of option ``key`` to run a case under, for an engine declaring ``declared``:
@@ -140,7 +131,6 @@ def engine_value(declared: Mapping[str, Any], key: str, option: Mapping[str, Any
         if declares_value(said, value) and allowed(value):
             return True, value
     return False, None
-
 
 
 def option_needs(declared: Mapping[str, Any], case: Case) -> list[tuple[str, str]]:
