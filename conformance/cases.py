@@ -24,7 +24,7 @@ from reference_impl.schemas import case_schema_problems
 from reference_impl.yaml_source import CACHE_KIND, Located, load_file, load_text, size_problem
 
 from . import CORPUS_DIR
-from .forked_map import forked_map, usable_cores
+from conformance.common.forked_map import forked_map, usable_cores
 
 CASE_SCHEMA = "case.schema.json"
 CORPUS_FILE = "corpus.yaml"

@@ -23,14 +23,16 @@ import pytest
 from .cases import Case, load_cases, load_corpus_meta
 from reference_impl.errors import SpecError
 
-from .check import SkipList, apply_skip_list, select
-from .claim import claims, shortfall
-from .containment import available as contained
-from .engine_process import engine_command, left_behind_total
-from .report import left_sentence
-from .shown import visible
-from .runner import FAILING, Session
-from .usage import percent, seconds
+from conformance.runner.skip_list import SkipList, apply_skip_list
+from conformance.runner.selection import select
+from conformance.reports.claim import claims, shortfall
+from conformance.runner.containment import available as contained
+from conformance.runner.engine_process import engine_command, left_behind_total
+from conformance.reports.console import left_sentence
+from conformance.common.shown import visible
+from conformance.runner.results import FAILING
+from conformance.runner.session import Session
+from conformance.common.usage import percent, seconds
 
 _session: Session | None = None
 _skips: tuple[str, SkipList | None] | None = None      # the skip file, read once per process
@@ -236,7 +238,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def _end_engine() -> None:
     """Stop this process's engine and count what it left behind (a keeper that the engine
-    killed or stopped is no excuse: see conformance.containment)."""
+    killed or stopped is no excuse: see conformance.runner.containment)."""
     global _session
     if _session is not None:
         _session.close()

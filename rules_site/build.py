@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance import CORPUS_DIR
-from conformance.corpus_stamp import current_identity
-from conformance.runner import FAILING
+from conformance.corpus_tools.stamp import current_identity
+from conformance.runner.results import FAILING
 from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
 from reference_impl.resolve import ResolvedTable, resolve

@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 import conformance
-from conformance.checked_summary import checked_line, defects_markdown
-from conformance.corpus_stamp import CorpusIdentity, staleness
-from conformance.report import read_jsonl
-from conformance.report_tools import declared_text, fuzz_markdown, history_markdown, links_of
-from conformance.runner import FAILING, OUTCOMES
+from conformance.reports.checked_summary import checked_line, defects_markdown
+from conformance.corpus_tools.stamp import CorpusIdentity, staleness
+from conformance.reports.jsonl import read_jsonl
+from conformance.reports.runs import declared_text, links_of
+from conformance.reports.fuzz_pages import fuzz_markdown
+from conformance.reports.history import history_markdown
+from conformance.runner.results import FAILING, OUTCOMES
 
 from .examples import hand_anchor, step_anchor
 from .links import Links, md_cell, md_text
@@ -463,7 +465,7 @@ def clause_title(links: Links, variant: str, clause: str | None) -> str:
     return links.titles.get(variant, {}).get(clause, clause)
 
 
-# conformance.checked_summary words a difference as ``str()`` of each side: a JSON null shows as
+# conformance.reports.checked_summary words a difference as ``str()`` of each side: a JSON null shows as
 # Python's ``None`` (also inside a list), a field the engine left out as the fuzzer's marker.
 PYTHON_NONE = re.compile(r"(?<![\w`])None(?![\w`])")
 LEFT_OUT = "<missing>"        # conformance.fuzzing.compare.MISSING

@@ -183,7 +183,7 @@ def _play(rules: Rules, obs: dict[str, Any], seat: int, plays: list[str]) -> str
 
 def play_hand(rules: Rules, seed: int) -> dict[str, Any] | None:
     """One seeded hand played by the simple player: a case's hand (deal and steps), or None."""
-    from conformance.generate import _deal_entry
+    from conformance.corpus_tools.generate import _deal_entry
     rng = random.Random(seed)
     dealer = rng.randrange(rules.n)
     state = State(rules, dealer)

@@ -1,4 +1,4 @@
-"""What an engine's section of the compliance page opens with (conformance/checked_summary.py):
+"""What an engine's section of the compliance page opens with (conformance/reports/checked_summary.py):
 how much of what it plays was checked, and each rule it breaks with its shortest case."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance.checked_summary import checked_line, defects_markdown
+from conformance.reports.checked_summary import checked_line, defects_markdown
 
 CASE = """- id: {id}
   title: t
@@ -81,6 +81,6 @@ def test_a_clean_engine_has_no_defect_table(tmp_path):
 
 
 def test_a_hands_difference_names_the_seat_and_the_cards():
-    from conformance.checked_summary import difference_words
+    from conformance.reports.checked_summary import difference_words
     words = difference_words("hands", [["9C", "TC"], ["AC", "JS"]], [["TC", "9C"], ["AC"]])
     assert words == "hands: seat 1: engine lacks JS"

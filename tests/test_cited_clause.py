@@ -1,4 +1,4 @@
-"""A failure cites the rule the engine broke (traced in the reference, conformance/cited_clause.py),
+"""A failure cites the rule the engine broke (traced in the reference, conformance/runner/cited_clause.py),
 not the case's headline clause: bugs of several kinds are planted in engines (the reference with
 one rule changed) and each failure on a field must cite the clause of that rule."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_cases, load_corpus_meta
-from conformance.check import run_cases
-from conformance.runner import TRACED_FIELDS
+from conformance.runner.run import run_cases
+from conformance.runner.fields import TRACED_FIELDS
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -99,7 +99,7 @@ def test_the_cited_clause_differs_from_the_headline(results_on_euchre):
 # -- an internal error on the way to a verdict is reported, never swallowed ---------------------------
 PLANT_TRACER_BUG = """
 import sys
-import conformance.cited_clause as cited_clause
+import conformance.runner.cited_clause as cited_clause
 
 def broken(self, *args, **kwargs):
     raise RuntimeError("planted bug in the tracer")

@@ -12,9 +12,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conformance.cases import load_cases, load_corpus_meta
-from conformance.claim import claims
-from conformance.requirements import allows
-from conformance.runner import declares_value, unsupported_needs
+from conformance.reports.claim import claims
+from conformance.runner.declared import allows
+from conformance.runner.declared import declares_value, unsupported_needs
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = Path(__file__).resolve().parent / "claim_engines" / "declared_engine.py"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conformance import CORPUS_DIR
-from conformance.corpus_stamp import (CorpusIdentity, case_digests, corpus_digest, current_identity, read_stamp,
-                                      stamp_problem, staleness)
+from conformance.corpus_tools.stamp import (CorpusIdentity, case_digests, corpus_digest, current_identity,
+                                            read_stamp, stamp_problem, staleness)
 from rules_site.compliance import read_report, render_compliance
 from rules_site.links import Links
 

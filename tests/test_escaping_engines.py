@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.check import run_cases
-from conformance.containment import available
-from conformance.engine_process import EngineProcess
+from conformance.runner.run import run_cases
+from conformance.runner.containment import available
+from conformance.runner.engine_process import EngineProcess
 from conformance.fuzzing.lockstep import OverlappingEngine
 from process_table import SETTLE, marked, settled, wait_until
 from robustness_fixtures import ENGINES, FIXTURE_CASES, FIXTURES, FULL, ROOT, SHORT

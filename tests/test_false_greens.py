@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from conformance.json_values import as_set, same_set, strict_equal
-from conformance.state_consistency import dealt_cards, inconsistency
+from conformance.common.json_values import as_set, same_set, strict_equal
+from conformance.runner.state_consistency import dealt_cards, inconsistency
 from robustness_fixtures import ENGINES, FIXTURES, FULL, ROOT
 
 PY = sys.executable

@@ -13,7 +13,7 @@ import pytest
 
 from conformance import cases as cases_module
 from conformance.cases import load_cases
-from conformance.forked_map import forked_map, slices_by_weight
+from conformance.common.forked_map import forked_map, slices_by_weight
 from conformance import CORPUS_DIR
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

@@ -12,7 +12,7 @@ import pytest
 from conformance.fuzzing.clauses import ClauseIndex
 from conformance.fuzzing.lockstep import OverlappingEngine
 from conformance.fuzzing.loop import Fuzzer
-from conformance.mutation import mutant_command
+from conformance.corpus_tools.mutation import mutant_command
 from reference_impl.resolve import resolve
 
 HERE = Path(__file__).resolve().parent

@@ -6,9 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conformance.clip import MAX_ITEMS, MAX_TEXT, clip, clip_pair, window_pair
+from conformance.common.clip import MAX_ITEMS, MAX_TEXT, clip, clip_pair, window_pair
 from conformance.fuzzing.identify import Identification, Verdict
-from conformance.mutation import mutant_command
+from conformance.corpus_tools.mutation import mutant_command
 
 
 def run_cli(*args: str, cwd) -> subprocess.CompletedProcess:
@@ -40,7 +40,7 @@ def test_only_confirmed_values_are_house_rules():
 
 
 def test_identify_prints_an_uncertain_value_apart(capsys):
-    from conformance.fuzz_commands import print_identification
+    from conformance.cli.identify import print_identification
 
     verdicts = [Verdict("game-target", 10, 7, "uncertain")]
     print_identification(Identification("euchre", {"game-target": 10}, {"game-target": 7}, verdicts, [], 100, 1.0))

@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.cases import load_case_file, load_corpus_meta
-from conformance.engine_process import InProcessEngine, engine_command
+from conformance.runner.engine_process import InProcessEngine, engine_command
 from conformance.fuzzing.casefile import write_divergence
-from conformance.fuzzing.compare import MISSING, diff_replies, diff_states, signature
+from conformance.runner.compare import MISSING, diff_replies, diff_states, signature
 from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
 from conformance.fuzzing.loop import Fuzzer
 from conformance.fuzzing.shrink import shrink_divergence
-from conformance.mutation import mutant_command
-from conformance.runner import Session
+from conformance.corpus_tools.mutation import mutant_command
+from conformance.runner.session import Session
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids
 from reference_impl.resolve import resolve

@@ -23,10 +23,10 @@ import pytest
 
 from conformance import CORPUS_DIR
 from conformance.cases import load_case_file
-from conformance.check import run_cases
-from conformance.clip import MAX_ITEMS, MAX_TEXT, clip, xml_safe
+from conformance.runner.run import run_cases
+from conformance.common.clip import MAX_ITEMS, MAX_TEXT, clip, xml_safe
 from conformance.reference_engine import ReferenceEngine, serve
-from conformance.report import write_junit
+from conformance.reports.junit import write_junit
 from reference_impl import ActionError, SpecError, load_rules, new_game
 from reference_impl.resolve import resolve_file
 from reference_impl.validate import variant_problems
@@ -346,12 +346,13 @@ def test_usage_errors_exit_2_with_one_line(args, phrase):
 
 
 def test_an_internal_error_exits_3_and_saves_the_traceback(monkeypatch, capsys):
-    from conformance import cli as cli_module
+    from conformance.cli import main
+    from conformance.cli import variants as cli_module
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug of ours")
     monkeypatch.setattr(cli_module, "resolve", broken)
-    assert cli_module.main(["variants"]) == 3
+    assert main(["variants"]) == 3
     err = capsys.readouterr().err
     assert "internal error: RuntimeError: a bug of ours" in err and "Traceback" not in err
     saved = Path(err.split("the traceback is in ")[1].split()[0])

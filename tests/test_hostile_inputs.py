@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conformance.egn.binary_schema import MAGIC_EXPANDED, MAGIC_MATCH, message_class
-from conformance.report import read_jsonl
+from conformance.reports.jsonl import read_jsonl
 from robustness_fixtures import ROOT
 
 PY = sys.executable

@@ -13,8 +13,9 @@ import sys
 
 import pytest
 
-from conformance.report_tools import read_run, summary_markdown
-from conformance.shown import md_code, md_inline, one_line, visible, visible_data
+from conformance.reports.runs import read_run
+from conformance.reports.summary import summary_markdown
+from conformance.common.shown import md_code, md_inline, one_line, visible, visible_data
 from robustness_fixtures import ENGINES, FIXTURES, ROOT
 
 pytest_plugins = ["pytester"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.engine_process import InProcessEngine
+from conformance.runner.engine_process import InProcessEngine
 from conformance.fuzzing.identify import Identifier
 from conformance.fuzzing.options import table_for
 from reference_impl.resolve import resolve

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_cases
-from conformance.check import run_cases
-from conformance.engine_process import engine_command
-from conformance.lint import lint
+from conformance.runner.run import run_cases
+from conformance.runner.engine_process import engine_command
+from conformance.corpus_tools.lint import lint
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXED = {"game-target": 5}

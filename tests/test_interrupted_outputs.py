@@ -17,7 +17,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conformance.report_tools import badge_for, read_run, summary_markdown
+from conformance.reports.badge import badge_for
+from conformance.reports.runs import read_run
+from conformance.reports.summary import summary_markdown
 from process_table import marked, wait_until
 from robustness_fixtures import ENGINES, FIXTURES, ROOT
 
@@ -75,7 +77,7 @@ def test_an_engine_starting_when_the_run_is_stopped_is_not_started_and_raises_no
     # The race behind a rare traceback on interrupt: the main thread's kill_all closes the
     # keeper's report of an engine a worker thread is still starting. The worker must end
     # that start as "the run is stopping", not with a TypeError from reading a closed report.
-    from conformance import engine_process
+    from conformance.runner import engine_process
     engine = engine_process.EngineProcess([sys.executable, "-c", "pass"], 5.0)
     engine._report, engine.process = None, None
     engine_process.kill_all()

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from conformance.cases import load_cases, load_corpus_meta
-from conformance.mutation import mutants, run_mutants
+from conformance.corpus_tools.mutation import mutants, run_mutants
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +59,7 @@ def test_a_mutant_engine_really_runs_the_reference_with_its_bug(tmp_path):
     mutant = tmp_path / "no_bug_at_all.py"
     mutant.write_text('"""No bug: the reference engine as it is, which must survive."""\n\ndef apply() -> None:\n    pass\n')
     from conformance.cases import load_cases, load_corpus_meta
-    from conformance.mutation import run_mutant
+    from conformance.corpus_tools.mutation import run_mutant
     cases, _ = load_cases(tags=load_corpus_meta().tags)
     cases = [case for case in cases if case.variant in ("euchre", "two-hand")][:150]   # a sample: the gate runs them all
     result = run_mutant(str(mutant), "no bug", cases)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from conformance.generate import clashes, pairwise_combinations
+from conformance.corpus_tools.generate import clashes, pairwise_combinations
 from reference_impl import SpecError, load_rules
 from reference_impl.options import meets, values_of
 from reference_impl.resolve import resolve

@@ -16,9 +16,11 @@ import time
 import pytest
 
 from conformance.cases import Case, load_cases
-from conformance.check import run_cases, table_groups
-from conformance.engine_process import EngineProcess, engine_command
-from conformance.runner import CaseResult, Session
+from conformance.runner.run import run_cases
+from conformance.runner.selection import table_groups
+from conformance.runner.engine_process import EngineProcess, engine_command
+from conformance.runner.results import CaseResult
+from conformance.runner.session import Session
 from robustness_fixtures import ENGINES, FIXTURE_CASES, FULL, SHORT, TAGS
 
 TIMEOUT = 3.0

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from conformance import cli
+from conformance.cli import main
+from conformance.cli import play as cli
 from reference_impl import selfplay
 from reference_impl.resolve import resolve
 from reference_impl.rules import Rules
@@ -31,7 +32,7 @@ def test_a_runaway_game_is_counted_with_a_seed_that_replays_it(monkeypatch):
 def test_play_prints_the_summary_and_the_replay_command_and_fails(monkeypatch, capsys):
     monkeypatch.setattr(selfplay, "MAX_HANDS", 8)
     monkeypatch.setattr(cli, "MAX_HANDS", 8)
-    status = cli.main(["play", "euchre", "--games", "40", "--seed", "5", "--option", "game-target=10"])
+    status = main(["play", "euchre", "--games", "40", "--seed", "5", "--option", "game-target=10"])
     out, err = capsys.readouterr()
     summary = Summary()
     play_many(Rules(resolve("euchre")), 5, 40, summary)

@@ -4,7 +4,7 @@ selections, played over the protocol's messages (rules, new_game, deal, act, leg
 a seat's view), each reply validated against the schema of its kind.
 
 The runner checks only the first reply of each kind unless --strict-replies (or its
-default, see conformance/runner.py); a phase a table names that the published schema did
+default, see conformance/runner/play.py); a phase a table names that the published schema did
 not allow went unseen in 293 cases that way. Here nothing is sampled."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.reference_engine import ReferenceEngine
-from conformance.runner import REPLY_SCHEMAS
+from conformance.runner.fields import REPLY_SCHEMAS
 from reference_impl import load_rules
 from reference_impl.catalog import load_schema, variant_ids
 from reference_impl.resolve import resolve

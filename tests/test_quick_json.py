@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from reference_impl import quick_json
 from conformance.cases import load_cases, load_corpus_meta
-from conformance.check import table_groups
-from conformance.engine_process import InProcessEngine
-from conformance.runner import Session
+from conformance.runner.selection import table_groups
+from conformance.runner.engine_process import InProcessEngine
+from conformance.runner.session import Session
 from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
 
 pytestmark = pytest.mark.skipif(quick_json.orjson is None, reason="orjson is not installed here")

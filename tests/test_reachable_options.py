@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import yaml
 
-from conformance.generate import generate
+from conformance.corpus_tools.generate import generate
 from reference_impl.options import reachable
 from reference_impl.resolve import resolve
 

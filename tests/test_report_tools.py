@@ -6,7 +6,11 @@ import json
 import xml.etree.ElementTree as ET
 
 from conformance.cli import main
-from conformance.report_tools import badge_for, diff_runs, history_rows, read_run, summary_markdown
+from conformance.reports.badge import badge_for
+from conformance.reports.diff import diff_runs
+from conformance.reports.history import history_rows
+from conformance.reports.runs import read_run
+from conformance.reports.summary import summary_markdown
 
 
 def write_report(path, version, outcomes, started="2026-12-01T10:00:00Z", variants=None):
@@ -126,7 +130,7 @@ def test_the_compliance_page_shows_declared_options_history_and_bug_links(tmp_pa
 
 
 def test_the_compliance_page_shows_identify_and_fuzz_runs_with_their_shrunk_cases(tmp_path):
-    from conformance.report_tools import fuzz_markdown
+    from conformance.reports.fuzz_pages import fuzz_markdown
 
     reports = tmp_path / "compliance" / "reports"
     runs = tmp_path / "compliance" / "fuzz" / "toy"

@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_case_file, load_corpus_meta
-from conformance.generate import load_profiles
-from conformance.generated_check import generated_cases, random_selection
-from conformance.lint import lint
-from conformance.requirements import adapted, allows, as_requirement, compute, stale, under, write_requirements
-from conformance.runner import unsupported_needs
+from conformance.corpus_tools.generate import load_profiles
+from conformance.corpus_tools.generated_check import generated_cases, random_selection
+from conformance.corpus_tools.lint import lint
+from conformance.runner.adapt import adapted, under
+from conformance.runner.declared import allows
+from conformance.corpus_tools.requirements import as_requirement, compute, stale, write_requirements
+from conformance.runner.declared import unsupported_needs
 from reference_impl.errors import SpecError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """A case runs under an option value whose table lacks a step its script takes, when dropping
 the scripted actions of the steps that table does not have plays the same game
-(``steps_dropped:`` of conformance.requirements): stored, checked by lint, run by the runner
+(``steps_dropped:`` of conformance.corpus_tools.requirements): stored, checked by lint, run by the runner
 with the dropped steps named, and an engine that claims the value but keeps the step fails at
 the very point where the step would be."""
 
@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from conformance.cases import load_case_file, load_corpus_meta
-from conformance.lint import lint
-from conformance.requirements import (DROPPED, DROPPED_NOTE, adapted, compute, drop_absent_steps, plays_with_steps_dropped,
-                                      rederived_note, stale, under, write_requirements)
-from conformance.runner import unsupported_needs
+from conformance.corpus_tools.lint import lint
+from conformance.runner.declared import DROPPED
+from conformance.runner.adapt import DROPPED_NOTE, adapted, drop_absent_steps, rederived_note, under
+from conformance.corpus_tools.requirements import compute, plays_with_steps_dropped, stale, write_requirements
+from conformance.runner.declared import unsupported_needs
 from reference_impl.errors import ActionError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -72,7 +72,7 @@ def test_fuzz_views_finds_that_the_declarer_forgets_the_cards_he_laid_away():
     three discards from the kitty are in no state of his."""
     import sys
 
-    from conformance.engine_process import EngineProcess
+    from conformance.runner.engine_process import EngineProcess
     from conformance.fuzzing.views import ViewFuzzer
     from reference_impl.resolve import resolve
 

@@ -67,7 +67,7 @@ def test_fuzz_views_finds_what_each_copy_tells_its_players_of_the_dealers_discar
     discard in every player's state (a leak), euchre_rl in none, not even the dealer's (forgotten)."""
     import sys
 
-    from conformance.engine_process import EngineProcess
+    from conformance.runner.engine_process import EngineProcess
     from conformance.fuzzing.views import ViewFuzzer
     from reference_impl.resolve import resolve
 

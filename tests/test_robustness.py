@@ -25,10 +25,13 @@ from hypothesis import strategies as st
 
 from conformance import CORPUS_DIR
 from conformance.cases import Case, load_case_file, load_cases, load_corpus_meta
-from conformance.check import SkipList, run_cases, select
-from conformance.engine_process import STDERR_KEEP
+from conformance.runner.skip_list import SkipList
+from conformance.runner.run import run_cases
+from conformance.runner.selection import select
+from conformance.runner.engine_process import STDERR_KEEP
 from conformance.reference_engine import ReferenceEngine, serve
-from conformance.runner import REPLY_SCHEMAS, CaseResult
+from conformance.runner.fields import REPLY_SCHEMAS
+from conformance.runner.results import CaseResult
 from reference_impl.catalog import load_schema
 from reference_impl.schemas import validator
 
@@ -634,7 +637,7 @@ def test_case_file_regressions(tmp_path, name, text, line, phrase):
 def test_reply_integers_are_bounded_at_twenty_digits(number, refused):
     """The quick test for a suspect reply (a run of 21 digits, NaN, Infinity) must send every
     such reply to the decoder that refuses it, wherever it sits, and pass the rest."""
-    from conformance.engine_process import EngineGarbled, decode_reply
+    from conformance.runner.engine_process import EngineGarbled, decode_reply
     padding = '"note":"' + "#" * 30 + '",'     # marks that look like digits once translated
     line = ('{"id":1,"ok":true,' + padding + '"state":{"scores":[1,' + number + ']}}').encode()
     if refused:

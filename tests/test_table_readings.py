@@ -1,10 +1,10 @@
 """The other readings of a table's data the clause tracer tries when an engine's points differ
-(conformance/table_readings.py): each reading is tied to its clause by data, and reads the
+(conformance/runner/table_readings.py): each reading is tied to its clause by data, and reads the
 table otherwise in that one respect only."""
 
 from __future__ import annotations
 
-from conformance.table_readings import _partitions, named_values, readings
+from conformance.runner.table_readings import _partitions, named_values, readings
 from reference_impl.resolve import resolve
 
 

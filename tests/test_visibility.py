@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.engine_process import EngineProcess, engine_command
+from conformance.runner.engine_process import EngineProcess, engine_command
 from conformance.fuzzing.hands import random_game
 from conformance.fuzzing.leaks import SEAT_FIELDS, measure, pre_fix_views, reference_views
 from conformance.fuzzing.lockstep import Reference
 from conformance.fuzzing.policy import Policy
 from conformance.fuzzing.views import ViewFuzzer
-from conformance.seat_views import card_tokens
-from conformance.mutation import mutant_command
+from conformance.runner.seat_views import card_tokens
+from conformance.corpus_tools.mutation import mutant_command
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids
 from reference_impl.selfplay import random_action

@@ -20,10 +20,12 @@ from types import SimpleNamespace
 import pytest
 
 from conformance.cases import Case, load_cases
-from conformance.check import StopRules, run_cases, table_groups
-from conformance.engine_process import engine_command
-from conformance.runner import CaseResult
-from conformance.worker_processes import can_fork, run_in_processes
+from conformance.runner.stop_rules import StopRules
+from conformance.runner.run import run_cases
+from conformance.runner.selection import table_groups
+from conformance.runner.engine_process import engine_command
+from conformance.runner.results import CaseResult
+from conformance.runner.workers import can_fork, run_in_processes
 from reference_impl.errors import Problem
 from robustness_fixtures import ENGINES, FIXTURE_CASES, FULL, SHORT, TAGS
 
@@ -62,8 +64,8 @@ def test_two_workers_give_what_one_engine_gives():
 
 def test_without_fork_two_threads_give_what_one_engine_gives(monkeypatch):
     """The path taken where processes cannot be forked (Windows)."""
-    monkeypatch.setattr("conformance.check.can_fork", lambda: False)
-    monkeypatch.setattr("conformance.check.run_in_processes", None)     # must not be reached
+    monkeypatch.setattr("conformance.runner.run.can_fork", lambda: False)
+    monkeypatch.setattr("conformance.runner.run.run_in_processes", None)     # must not be reached
     cases = corpus_sample(40)
     argv = engine_command("reference")
     one = accounted_once(list(run_cases(cases, argv, jobs=1)), cases)

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.engine_process import InProcessEngine, engine_command  # noqa: E402
+from conformance.runner.engine_process import InProcessEngine, engine_command  # noqa: E402
 from conformance.fuzzing.lockstep import OverlappingEngine, rules_message  # noqa: E402
 from conformance.fuzzing.loop import Fuzzer  # noqa: E402
 from reference_impl.resolve import resolve  # noqa: E402

@@ -29,7 +29,7 @@ from conformance.fuzzing.hands import random_game                           # no
 from conformance.fuzzing.leaks import LeakCheck, Tally                       # noqa: E402
 from conformance.fuzzing.lockstep import Reference                           # noqa: E402
 from conformance.fuzzing.policy import Policy                                # noqa: E402
-from conformance.seat_views import card_tokens                               # noqa: E402
+from conformance.runner.seat_views import card_tokens                               # noqa: E402
 from reference_impl import load_rules                                        # noqa: E402
 from reference_impl.visibility import visibility_of                          # noqa: E402
 

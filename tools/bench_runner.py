@@ -18,7 +18,7 @@ in a temporary folder). Three commands alternate in each round:
   reply of each kind only): ``strict_replies`` is the default ``-j 1`` run (every reply
   validated) over it;
 - the reference engine with ``-j 1`` and the runner's consistency check of every state reply
-  (``conformance/state_consistency.py``) switched off in its process: ``consistency`` is the
+  (``conformance/runner/state_consistency.py``) switched off in its process: ``consistency`` is the
   default ``-j 1`` run over it.
 
 The last two are small differences on a whole run, so they are given in CPU seconds too (the
@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REPLAY = ROOT / "tools" / "replay_engine.py"
 MIN_CASES = 2000
 # ``euchre-spec`` with the check of every state reply against itself and the deal left out.
-WITHOUT_CONSISTENCY = ("import sys; from conformance import runner; "
-                       "runner.Session._check_consistent = lambda self, state, where: None; "
+WITHOUT_CONSISTENCY = ("import sys; from conformance.runner import play; "
+                       "play.CasePlayer._check_consistent = lambda self, state, where: None; "
                        "from conformance.cli import main; sys.exit(main(sys.argv[1:]))")
 
 

@@ -115,7 +115,7 @@ def corpus_records() -> Iterator[tuple[str, str, Any]]:
 
 def mutant_records(names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
     from conformance.cases import load_cases, load_corpus_meta
-    from conformance.mutation import mutants, run_mutant
+    from conformance.corpus_tools.mutation import mutants, run_mutant
 
     cases, _ = load_cases(tags=load_corpus_meta().tags)
     catalogue = mutants()
@@ -132,8 +132,8 @@ def mutant_records(names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
 
 def cited_records() -> Iterator[tuple[str, str, Any]]:
     from conformance.cases import load_cases, load_corpus_meta
-    from conformance.check import run_cases
-    from conformance.mutation import mutant_command
+    from conformance.runner.run import run_cases
+    from conformance.corpus_tools.mutation import mutant_command
 
     cases, _ = load_cases(tags=load_corpus_meta().tags)
     euchre = [c for c in cases if c.variant == "euchre" and "perft" not in c.tags]

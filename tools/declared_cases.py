@@ -6,7 +6,7 @@ of declarations: the figure an adapter's honesty costs or gains, measured withou
 ``docs/compliance/reports/<engine>.jsonl``, or that file at ``--before-rev``); "after" is the
 adapter's ``hello`` now (the adapter is started, so its engine must be installed: see
 tools/adapters/README.md, and ``. /work/engines/env.sh``). Both are counted by the runner's own
-test (``conformance.runner.unsupported_needs``) over today's corpus, so the two columns differ
+test (``conformance.runner.declared.unsupported_needs``) over today's corpus, so the two columns differ
 only by the declarations.
 
     python tools/declared_cases.py [--only NAME] [--before-rev REV]
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.runner import unsupported_needs  # noqa: E402
+from conformance.runner.declared import unsupported_needs  # noqa: E402
 from publish_reports import ENGINES, REPORTS, available, engine_env  # noqa: E402
 
 

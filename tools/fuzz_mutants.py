@@ -31,14 +31,14 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from conformance.cases import Case, load_case_file, load_cases, load_corpus_meta  # noqa: E402
-from conformance.engine_process import engine_command  # noqa: E402
+from conformance.runner.engine_process import engine_command  # noqa: E402
 from conformance.fuzzing.casefile import write_divergence  # noqa: E402
 from conformance.fuzzing.lockstep import OverlappingEngine, SetupError  # noqa: E402
 from conformance.fuzzing.divergence import Divergence  # noqa: E402
 from conformance.fuzzing.loop import Fuzzer  # noqa: E402
 from conformance.fuzzing.shrink import shrink_divergence  # noqa: E402
-from conformance.mutation import mutant_command, mutants, run_mutant  # noqa: E402
-from conformance.runner import Session  # noqa: E402
+from conformance.corpus_tools.mutation import mutant_command, mutants, run_mutant  # noqa: E402
+from conformance.runner.session import Session  # noqa: E402
 from reference_impl.resolve import resolve  # noqa: E402
 
 MAX_STEPS = 30

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "faulty_engines"))
 
-from conformance.engine_process import InProcessEngine  # noqa: E402
+from conformance.runner.engine_process import InProcessEngine  # noqa: E402
 from conformance.fuzzing.identify import Identification, Identifier  # noqa: E402
 from conformance.fuzzing.options import option_values, show, table_for  # noqa: E402
 from reference_impl.catalog import variant_ids  # noqa: E402

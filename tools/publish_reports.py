@@ -214,7 +214,7 @@ def mark_adapter_options(path: Path, engine: list[str]) -> None:
 def stale_reports() -> dict[str, str | None]:
     """Each published report (by engine name) and why it is stale, or None when it is current."""
     sys.path.insert(0, str(ROOT))
-    from conformance.corpus_stamp import current_identity, staleness
+    from conformance.corpus_tools.stamp import current_identity, staleness
     current = current_identity()
     found: dict[str, str | None] = {}
     for path in sorted(REPORTS.glob("*.jsonl")):

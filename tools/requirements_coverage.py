@@ -1,6 +1,6 @@
 """How many cases an engine runs, by what its ``hello`` declares: worked out offline, with
-the runner's own case selection (``conformance.runner.unsupported_needs`` and the adapted
-replay of ``conformance.requirements.adapted``), without starting any engine.
+the runner's own case selection (``conformance.runner.declared.unsupported_needs`` and the adapted
+replay of ``conformance.runner.adapt.adapted``), without starting any engine.
 
     python tools/requirements_coverage.py                      # the built-in corpus
     python tools/requirements_coverage.py --corpus OLD_CORPUS  # e.g. a corpus from before requires:
@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cases import load_cases  # noqa: E402
-from conformance.requirements import DROPPED_NOTE, adapted, rederived_note  # noqa: E402
-from conformance.runner import unsupported_needs  # noqa: E402
+from conformance.runner.adapt import DROPPED_NOTE, adapted, rederived_note  # noqa: E402
+from conformance.runner.declared import unsupported_needs  # noqa: E402
 
 STANDARD = {
     "standard Euchre, the seeds' rules (defaults only)": {"euchre": {}},

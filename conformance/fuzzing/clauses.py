@@ -91,7 +91,7 @@ class ClauseIndex:
         """The clause a divergence at ``phase`` on ``fields`` tests; ``after`` is the
         reference's observation after the request, ``engine`` the engine's (when it sent one).
 
-        Upstream first, as the runner's trace does (conformance/cited_clause.py): who sits
+        Upstream first, as the runner's trace does (conformance/runner/cited_clause.py): who sits
         out decides who is to act and what is legal; a hand's points decide the scores and
         the game's end; the seat to act decides the legal set (a wrong opening leader has
         other cards than the right one, which is no follow-suit matter)."""

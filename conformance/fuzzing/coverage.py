@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .clauses import ClauseIndex
-from .compare import action_kind
+from conformance.runner.compare import action_kind
 
 # Rare situations worth naming in the report, with the test that spots each in a step.
 SITUATIONS = (

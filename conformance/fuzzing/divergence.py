@@ -14,7 +14,7 @@ from typing import Any
 
 from reference_impl.catalog import load_schema
 
-from .compare import Difference
+from conformance.runner.compare import Difference
 from .script import Position, Script
 
 EXPECTABLE = frozenset(load_schema("case.schema.json")["$defs"]["expectation"]["properties"])

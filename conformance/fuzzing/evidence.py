@@ -26,7 +26,7 @@ from typing import Any, Hashable
 
 from reference_impl.resolve import ResolvedTable
 
-from ..runner import SET_FIELDS
+from conformance.runner.fields import SET_FIELDS
 from .coverage import Coverage
 from .lockstep import Lockstep, Reference
 from .policy import Policy, choose

@@ -153,7 +153,7 @@ class HandKnowledge:
 
 
 class TokenReader:
-    """Card tokens of a JSON value, as :func:`conformance.seat_views.card_tokens` reads them
+    """Card tokens of a JSON value, as :func:`conformance.runner.seat_views.card_tokens` reads them
     (a card, or an action token ending in one; not a bid, nor under ``contract``), with each
     string's answer kept: a view repeats the same few hundred strings at every step."""
 

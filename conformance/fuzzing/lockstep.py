@@ -1,7 +1,7 @@
 """The engine under test and the reference interpreter, sent the same requests in lockstep.
 
 The engine is driven exactly as ``euchre-spec check`` drives it: an
-:class:`~conformance.engine_process.EngineProcess` (its own process group, strict replies,
+:class:`~conformance.runner.engine_process.EngineProcess` (its own process group, strict replies,
 a restart after a crash), the ``rules`` message built as the runner builds it. The
 reference is the reference engine called in this process, message by message, so its
 replies are the protocol's own (error categories included) at no cost of pipes or JSON.
@@ -21,10 +21,10 @@ from reference_impl.resolve import ResolvedTable
 from reference_impl.schemas import validator
 
 from ..cases import Case
-from ..engine_process import EngineFailure, EngineProcess
+from conformance.runner.engine_process import EngineFailure, EngineProcess
 from ..reference_engine import ReferenceEngine
-from ..runner import unsupported_reason
-from .compare import Difference, diff_replies
+from conformance.runner.declared import unsupported_reason
+from conformance.runner.compare import Difference, diff_replies
 
 EngineFactory = Callable[[], EngineProcess]
 STATE_REPLY = "protocol/state-reply.schema.json"

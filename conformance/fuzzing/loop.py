@@ -22,7 +22,7 @@ from reference_impl import load_rules
 from reference_impl.resolve import ResolvedTable
 
 from .clauses import ClauseIndex
-from .compare import Difference, signature
+from conformance.runner.compare import Difference, signature
 from .coverage import Coverage
 from .divergence import Divergence
 from .hands import HANDS_PER_GAME, play_hand

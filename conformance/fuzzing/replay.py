@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .clauses import ClauseIndex
-from .compare import action_kind, signature
+from conformance.runner.compare import action_kind, signature
 from .divergence import Divergence
 from .lockstep import Lockstep
 from .script import Hand, Position, Script, Step, truncated

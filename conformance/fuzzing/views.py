@@ -33,8 +33,8 @@ from reference_impl.resolve import ResolvedTable
 from reference_impl.rules import Rules
 from reference_impl.visibility import HISTORY_FIELDS, hand_history
 
-from ..engine_process import EngineFailure, EngineProcess
-from ..seat_views import card_tokens, view_differences
+from conformance.runner.engine_process import EngineFailure, EngineProcess
+from conformance.runner.seat_views import card_tokens, view_differences
 from .casefile import slug, write_case
 from .hands import random_hand
 from .lockstep import Reference

@@ -1,6 +1,6 @@
 """Turns on whatever watches it: at every start it leaves a ``setsid`` daemon behind (as
 ``setsid_daemon.py`` does) and then sends its parent, the process that keeps it (on Linux
-the runner's keeper, see ``conformance/containment.py``), SIGKILL or SIGSTOP, then answers
+the runner's keeper, see ``conformance/runner/containment.py``), SIGKILL or SIGSTOP, then answers
 every request correctly.
 
 ``keeper_killer.py SIGNAL WHO [MARKER [N]]``: SIGNAL is ``kill`` (SIGKILL) or ``stop``

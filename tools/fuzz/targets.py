@@ -30,10 +30,11 @@ import yaml
 
 from conformance import CORPUS_DIR
 from conformance.cases import load_case_file, load_cases, load_corpus_meta
-from conformance.engine_process import InProcessEngine
+from conformance.runner.engine_process import InProcessEngine
 from conformance.reference_engine import ReferenceEngine, serve
-from conformance.report import write_junit
-from conformance.runner import OUTCOMES, Session
+from conformance.reports.junit import write_junit
+from conformance.runner.results import OUTCOMES
+from conformance.runner.session import Session
 from reference_impl.catalog import load_schema, variants_dir
 from reference_impl.errors import Problem, SpecError
 from reference_impl import schemas, yaml_source
