@@ -20,6 +20,7 @@ from typing import Any
 
 from .corpus import HandRecord, SiteCase
 from .notation import STRAIN_WORDS, Notation
+from .step_words import action_text
 
 
 def seat_order(n: int, dealer: int | None) -> list[int]:
@@ -100,7 +101,6 @@ def bid_grid(tokens: list[str], words: Notation) -> dict[str, Any] | None:
 def viewer_data(case: SiteCase, hand: HandRecord, table: dict[str, Any]) -> dict[str, Any]:
     """The frames of one hand: the deal, then the state after each accepted step, each with
     the step in words (``text``) and the case's note on it (``why``)."""
-    from .examples import action_text
     words = Notation(table)
     start = hand.start or {}
     dealer = start.get("dealer")

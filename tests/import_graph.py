@@ -120,3 +120,30 @@ def floors(graph: dict[str, set[str]]) -> dict[str, int]:
     for module in graph:
         of(module)
     return floor
+
+
+def unit_of(module: str, floors: list[tuple[str, ...]]) -> tuple[str, int] | None:
+    """The unit (the longest one naming the module or a package above it) and its floor."""
+    best: tuple[str, int] | None = None
+    for level, units in enumerate(floors):
+        for unit in units:
+            if (module == unit or module.startswith(unit + ".")) and (best is None or len(unit) > len(best[0])):
+                best = (unit, level)
+    return best
+
+
+def floor_breaches(graph: dict[str, set[str]], floors: list[tuple[str, ...]]) -> list[str]:
+    """Each import that goes sideways or up the floors, and each module that sits on no floor."""
+    breaches = []
+    for module in sorted(graph):
+        mine = unit_of(module, floors)
+        if mine is None:
+            breaches.append(f"{module} sits on no floor")
+            continue
+        for target in sorted(graph[module]):
+            theirs = unit_of(target, floors)
+            if theirs is None or theirs[0] == mine[0]:
+                continue
+            if theirs[1] >= mine[1]:
+                breaches.append(f"{module} (floor {mine[1]}, {mine[0]}) imports {target} (floor {theirs[1]}, {theirs[0]})")
+    return breaches

@@ -1,18 +1,24 @@
-"""The house's floors: no import circle inside a package, and each part imports only the floors below it.
+"""The house's floors: no import circle inside a package, each part of ``conformance/`` imports
+only the floors below it, and the interpreter's step kinds are each a module of their own.
 
-Every ``import`` counts, those inside a function too: a late import hides a circle from the
-interpreter, not from a reader following the code. The graph is read from the source (``ast``),
-so nothing is imported to build it. ``docs/architecture.md`` describes the floors this test holds.
+The graph is read from the source (:mod:`import_graph`), so nothing is imported to build it and
+the check holds for the compiled build too. An import inside a function counts: a late import
+hides a circle from the interpreter, not from a reader following the code. An import under
+``if TYPE_CHECKING:`` does not: it never runs (it names a class for the type checker, and for
+mypyc). ``docs/architecture.md`` describes the floors this test holds.
 """
 
 from __future__ import annotations
 
-import ast
+import textwrap
 from pathlib import Path
 
 import pytest
 
+from import_graph import circles, floor_breaches, floors, import_graph
+
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ["reference_impl", "conformance", "rules_site"]
 
 # conformance/, floor by floor: a unit (a package, or a module alone) may import its own modules
 # and the units of the floors below it, never a unit of its own floor or of one above.
@@ -26,115 +32,68 @@ CONFORMANCE_FLOORS: list[tuple[str, ...]] = [
 ]
 
 
-def module_name(path: Path, root: Path) -> str:
-    """The dotted name of a source file under the folder holding package ``root``."""
-    parts = list(path.relative_to(root.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_of_the_package_imports_itself_round_a_circle(package):
+    found = circles(import_graph(ROOT / package))
+    assert not found, f"modules of {package} that import each other in a circle: {found}"
 
 
-def import_graph(root: Path) -> dict[str, set[str]]:
-    """Each module of the package at ``root`` and the modules of that package it imports (at any
-    depth of its code). ``from a import b`` counts as an import of ``a.b`` where that is a module
-    of the package, else of ``a``."""
-    files = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
-    graph: dict[str, set[str]] = {}
-    for name, path in files.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    source = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    source = node.module or ""
-                targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in files else source
-                           for alias in node.names]
-            else:
-                continue
-            for target in targets:
-                while target and target not in files:      # `import a.b.c` of a name inside a module
-                    target = target.rpartition(".")[0]
-                if target and target != name:
-                    found.add(target)
-        graph[name] = found
-    return graph
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "pkg"
+    for name, text in {"__init__.py": "", **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
 
 
-def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every strongly connected group of more than one module (each an import circle), sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(start: str) -> None:            # Tarjan's algorithm, iterative (no recursion limit)
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.append(member)
-                    if member == node:
-                        break
-                if len(group) > 1:
-                    found.append(sorted(group))
-
-    for name in sorted(graph):
-        if name not in index:
-            visit(name)
-    return sorted(found)
+def test_a_circle_is_found_through_a_subpackage_and_an_import_in_a_function(tmp_path):
+    root = _package(tmp_path, {
+        "low.py": "def helper():\n    from .kinds.play import begin\n    return begin\n",
+        "kinds/__init__.py": "",
+        "kinds/play.py": "from ..low import helper\n\ndef begin():\n    return helper\n",
+        "top.py": "from .kinds import play\n",
+    })
+    assert circles(import_graph(root)) == [["pkg.kinds.play", "pkg.low"]]
 
 
-def unit_of(module: str, floors: list[tuple[str, ...]]) -> tuple[str, int] | None:
-    """The unit (the longest one naming the module or a package above it) and its floor."""
-    best: tuple[str, int] | None = None
-    for level, units in enumerate(floors):
-        for unit in units:
-            if (module == unit or module.startswith(unit + ".")) and (best is None or len(unit) > len(best[0])):
-                best = (unit, level)
-    return best
+def test_an_import_for_the_type_checker_only_is_no_circle(tmp_path):
+    root = _package(tmp_path, {
+        "state.py": "from .kinds import play\n\nclass State:\n    pass\n",
+        "kinds/__init__.py": "",
+        "kinds/play.py": ("from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+                          "if TYPE_CHECKING:\n    from ..state import State\n\n"
+                          "def begin(state: State) -> bool:\n    return True\n"),
+    })
+    graph = import_graph(root)
+    assert graph["pkg.state"] == {"pkg.kinds.play"} and graph["pkg.kinds.play"] == set()
+    assert circles(graph) == []
+    assert floors(graph)["pkg.state"] == floors(graph)["pkg.kinds.play"] + 1
 
 
-def floor_breaches(graph: dict[str, set[str]], floors: list[tuple[str, ...]]) -> list[str]:
-    """Each import that goes sideways or up the floors, and each module that sits on no floor."""
-    breaches = []
-    for module in sorted(graph):
-        mine = unit_of(module, floors)
-        if mine is None:
-            breaches.append(f"{module} sits on no floor")
-            continue
-        for target in sorted(graph[module]):
-            theirs = unit_of(target, floors)
-            if theirs is None or theirs[0] == mine[0]:
-                continue
-            if theirs[1] >= mine[1]:
-                breaches.append(f"{module} (floor {mine[1]}, {mine[0]}) imports {target} (floor {theirs[1]}, {theirs[0]})")
-    return breaches
+def test_the_state_sits_above_its_step_kinds_and_they_above_their_helpers():
+    graph = import_graph(ROOT / "reference_impl")
+    floor = floors(graph)
+    package = "reference_impl.step_kinds"
+    helpers = {f"{package}.common", f"{package}.hand_end"}
+    kinds = {m for m in graph if m.startswith(f"{package}.")} - helpers
+    assert all(floor["reference_impl.state"] > floor[m] for m in kinds | helpers), floor
+    assert not any(graph[h] & kinds for h in helpers), "a helper imports a step kind"
+    assert not any("reference_impl.state" in graph[m] for m in kinds | helpers), "a step kind imports the state"
+
+
+def test_every_step_kind_of_a_table_has_its_module():
+    """Each kind a table may name is begun by the module of :mod:`reference_impl.step_kinds`
+    that declares it, and every decision a state can wait for has its legal actions."""
+    from reference_impl import state as state_module
+    from reference_impl.step_kinds import common
+    from reference_impl.steps import KINDS
+
+    declared = {module.KIND: module for module in state_module.STEP_KINDS}
+    assert sorted(declared) == sorted(KINDS.values())
+    assert all(state_module._BEGIN[kind] is module.begin for kind, module in declared.items())
+    modes = {value for key, value in vars(common).items() if key.startswith("M_")}
+    assert set(state_module._LEGAL) | {common.M_PLAY} == modes
+    assert set(state_module._APPLY) | {common.M_PLAY, common.M_NONE} == modes
 
 
 def test_the_graph_reader_sees_a_planted_circle(tmp_path: Path) -> None:
@@ -152,17 +111,6 @@ def test_the_graph_reader_sees_a_planted_circle(tmp_path: Path) -> None:
     assert floor_breaches(graph, [("pkg", "pkg.sub"), ("pkg.d",)]) == [
         "pkg.a (floor 0, pkg) imports pkg.sub.b (floor 0, pkg.sub)",
         "pkg.sub.b (floor 0, pkg.sub) imports pkg.c (floor 0, pkg)"]
-
-
-def test_no_import_circle_in_conformance() -> None:
-    assert circles(import_graph(ROOT / "conformance")) == []
-
-
-@pytest.mark.xfail(strict=True, reason="conditions, rules, scoring, state, steps and visibility import each other "
-                   "until reference_impl/state.py is split (issue 39, deliverable 3, on another branch): "
-                   "drop this mark when that lands")
-def test_no_import_circle_in_reference_impl() -> None:
-    assert circles(import_graph(ROOT / "reference_impl")) == []
 
 
 def test_conformance_imports_only_the_floors_below() -> None:
