@@ -115,3 +115,27 @@ def test_the_graph_reader_sees_a_planted_circle(tmp_path: Path) -> None:
 
 def test_conformance_imports_only_the_floors_below() -> None:
     assert floor_breaches(import_graph(ROOT / "conformance"), CONFORMANCE_FLOORS) == []
+
+
+def _imported_tops(package: Path) -> dict[str, set[str]]:
+    """Each module of a package and the top-level names of what it imports (run-time imports
+    and the type checker's alike: a lower package must not even name a higher one)."""
+    import ast
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        tops = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                tops.update(alias.name.partition(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                tops.add(node.module.partition(".")[0])
+        found[str(path.relative_to(ROOT))] = tops
+    return found
+
+
+@pytest.mark.parametrize("package, above", [("reference_impl", {"conformance", "rules_site"}),
+                                            ("conformance", {"rules_site"})])
+def test_a_lower_package_never_imports_a_higher_one(package, above):
+    """The interpreter is below the suite, and the suite below the site that shows it."""
+    breaches = {module: sorted(tops & above) for module, tops in _imported_tops(ROOT / package).items() if tops & above}
+    assert breaches == {}
