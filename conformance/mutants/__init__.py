@@ -198,7 +198,9 @@ def rescore(row_id: str, *awards: dict) -> None:
     change_table(change)
 
 
-def left_bower(rules: Rules, trump: int) -> int:
-    """The card that is the left bower when suit ``trump`` is trumps."""
-    return next(c for c, name in enumerate(rules.card_names)
-                if name[0] == "J" and name != "JK" and rules.eff[trump][c] == trump and rules.printed_suit[c] != trump)
+def left_bower(rules: Rules, trump: int) -> int | None:
+    """The card that is the left bower when suit ``trump`` is trumps, or None in a table without
+    bowers (Double Hasenpfeffer, Napoleon): a bower mutant leaves such a table as it is."""
+    return next((c for c, name in enumerate(rules.card_names)
+                 if name[0] == "J" and name != "JK" and rules.eff[trump][c] == trump and rules.printed_suit[c] != trump),
+                None)

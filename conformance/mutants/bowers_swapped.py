@@ -9,6 +9,8 @@ def apply() -> None:
         for trump in range(len(rules.suits)):
             right = rules.card_index["J" + rules.suits[trump]]
             left = left_bower(rules, trump)
+            if left is None:
+                continue
             for row in power[trump]:
                 row[right], row[left] = row[left], row[right]
         rules.power = tuple(tuple(tuple(row) for row in ctx) for ctx in power)

@@ -9,6 +9,8 @@ def apply() -> None:
         masks = [list(m) for m in rules.suit_mask]
         for trump in range(len(rules.suits)):
             card = left_bower(rules, trump)
+            if card is None:
+                continue
             masks[trump][trump] &= ~(1 << card)
             masks[trump][rules.printed_suit[card]] |= 1 << card
         rules.suit_mask = tuple(tuple(m) for m in masks)

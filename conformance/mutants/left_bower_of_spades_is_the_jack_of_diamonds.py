@@ -8,6 +8,8 @@ def apply() -> None:
     def change(rules):
         spades = rules.suits.index("S")
         real, wrong = left_bower(rules, spades), rules.card_index["JD"]
+        if real is None:
+            return
         eff = [list(e) for e in rules.eff]
         power = [[list(row) for row in ctx] for ctx in rules.power]
         eff[spades][real], eff[spades][wrong] = rules.printed_suit[real], spades

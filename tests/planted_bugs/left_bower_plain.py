@@ -9,6 +9,8 @@ def apply() -> None:
         power = [[list(row) for row in ctx] for ctx in rules.power]
         for trump in range(len(rules.suits)):
             card = left_bower(rules, trump)
+            if card is None:
+                continue
             printed = rules.printed_suit[card]
             eff[trump][card] = printed
             ten = rules.card_index["T" + rules.suits[printed]]
