@@ -86,3 +86,41 @@ def test_an_engine_starting_when_the_run_is_stopped_is_not_started_and_raises_no
             engine._keeper_started()
     finally:
         engine_process.allow_starts()
+
+
+def test_two_threads_ending_one_keeper_count_it_once_without_a_stray_error():
+    # The race behind a rare traceback on Ctrl-C with -j 1 (seen once in a full run): the main
+    # thread's kill_all and the worker's kill of a failed engine both end its keeper, and one of
+    # them read the keeper's report after the other had closed it. Here the first end is held
+    # inside the report's reading while the second begins, so without a lock they overlap.
+    import threading
+    import time
+    from conformance.runner import engine_process
+    engine = engine_process.EngineProcess([sys.executable, "-m", "conformance.reference_engine"], 10.0)
+    engine.start()
+    assert engine.kept and engine._report is not None
+    process, read_left, inside = engine.process, engine._read_left, threading.Event()
+
+    def held_read_left():
+        inside.set()
+        time.sleep(0.3)
+        return read_left()
+
+    engine._read_left = held_read_left
+    errors: list[BaseException] = []
+
+    def end_keeper():
+        try:
+            engine._end_keeper(process, time.monotonic() + 5)
+        except BaseException as exc:  # noqa: BLE001 - the failure this test is about
+            errors.append(exc)
+
+    engine.kill_group()
+    first = threading.Thread(target=end_keeper)
+    first.start()
+    assert inside.wait(10)
+    end_keeper()                        # the second end, while the first is reading
+    first.join(10)
+    engine._read_left = read_left
+    engine.stop()
+    assert errors == [] and engine._report is None

@@ -277,6 +277,7 @@ class EngineProcess:
         self.kept = False                       # the current process is a keeper (containment)
         self.engine_pid: int | None = None      # the engine's own pid (and process group)
         self._report: int | None = None         # the keeper's report pipe
+        self._counting = threading.Lock()       # one thread reads the keeper's last word (kill_all and a worker's stop may race)
         self._keeper_since = 0                  # the keeper's start time (clock ticks since boot)
         self._next_id = 0
         self._buffer = b""
@@ -490,10 +491,11 @@ class EngineProcess:
         if not self._wait(process, deadline):
             self._force_kill()
             process.wait()
-        if self._report is None:
-            return                                  # counted already (kill_all, then stop)
-        left = self._read_left()
-        self._close_report()
+        with self._counting:                        # the main thread's kill_all and a worker's stop, at once
+            if self._report is None:
+                return                              # counted already (kill_all, then stop)
+            left = self._read_left()
+            self._close_report()
         if left is None:
             spared = {engine.process.pid for engine in list(_RUNNING)
                       if engine is not self and engine.process is not None and engine.kept}
