@@ -26,3 +26,14 @@ def test_a_heavy_page_is_caught(tmp_path):
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "index.html").write_text("<p>" + "x" * (MAX_HTML + 1) + "</p>")
     assert heavy_pages(tmp_path) == ["corpus/index.html: 300 KB"]
+
+
+def test_code_keeps_its_blanks_without_a_span_each(built_site):
+    """The highlighter's span around each run of blanks is dropped (rules_site/hooks.py); the
+    blanks themselves stay, so a snippet copied from the page is the snippet."""
+    import re
+    page = (built_site / "authoring.html").read_text(encoding="utf-8")
+    assert 'class="w"' not in page
+    code = "".join(re.findall(r"<code>(.*?)</code>", page, re.S))
+    text = re.sub(r"<[^>]+>", "", code)
+    assert "id: hasenpfeffer-forced-one\nextends: hasenpfeffer\n" in text
