@@ -1,20 +1,12 @@
-"""``euchre-spec report``: what engine authors ask of a conformance suite's results, read from
-the JSON Lines reports ``check --json`` writes.
-
-- ``report diff OLD NEW``: what regressed, what was fixed and what is new between two runs,
-  by case and by the rule clause of the failing step; exit status 1 when something regressed
-  (or a new case fails), for CI.
-- ``report badge REPORT``: an SVG badge (passed of run), drawn here, offline.
-- ``report summary REPORT``: Markdown for a CI job summary (``>> $GITHUB_STEP_SUMMARY``): the
-  engine, its version and declared rules, the counts, the failures by clause, the known
-  failures with their bug-tracker links.
-- ``report history DIR``: an engine's reports kept by version (``DIR/<version>.jsonl``, as
-  tools/publish_reports.py keeps them), oldest first, each compared with the one before.
+"""A finished run read back from its JSON Lines report (``check --json``): the header, the
+case lines and the footer as a :class:`Run`, and the small readings every report command
+shares (the clause a failure cites, what differed, the bug-tracker links of a known failure,
+the rules the engine declared). ``report diff``, ``badge``, ``summary`` and ``history``
+(:mod:`conformance.cli.report`) and the compliance page read runs through it.
 
 A baseline (skip file) entry may carry a bug-tracker link in its reason
 (``case-id  # https://github.com/owner/engine/issues/12``); ``check --skip`` copies the reason
-into the report's ``expected-fail`` line, where these commands and the compliance page find
-the link.
+into the report's ``expected-fail`` line, where :func:`links_of` finds it.
 """
 
 from __future__ import annotations
