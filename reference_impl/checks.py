@@ -788,7 +788,7 @@ def _scoring_coverage(t: dict[str, Any]) -> Iterator[PathAndMessage]:
         seats += ["dealer-partner"] if teams and all(len(x) == 2 for x in teams) and n > 2 else []
         seats += ["another seat"] if n > len(seats) else []
     need = t["scoring"].get("makers-need", 0)
-    outcomes = [{"contract": "none", "tricks": 0, "hand": hand, "alone": False, "defender-alone": False,
+    outcomes: list[dict[str, Any]] = [{"contract": "none", "tricks": 0, "hand": hand, "alone": False, "defender-alone": False,
                  "made": None, "partner": None, "maker": None}] if no_maker else []
     for tricks in range(hand + 1):
         for alone in (False, True) if lone else (False,):
