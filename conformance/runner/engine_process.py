@@ -80,6 +80,15 @@ def kill_all() -> None:
             pass
 
 
+def _close_pipes(process: subprocess.Popen) -> None:
+    """Close our ends of an ended process's stdin, stdout and stderr."""
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
 def forget_inherited() -> None:
     """In a forked child: the parent's engines are the parent's to end, never the child's
     (its :func:`kill_all` would otherwise end them too), and its count starts afresh."""
@@ -392,11 +401,7 @@ class EngineProcess:
         _RUNNING.discard(self)
         self._force_kill_process(process)
         process.wait()
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            try:
-                pipe.close()
-            except OSError:
-                pass
+        _close_pipes(process)
         self._close_report()
 
     def _close_report(self) -> None:
@@ -454,11 +459,7 @@ class EngineProcess:
             self._end_keeper(process, time.monotonic() + KEEPER_GRACE)
         else:
             process.wait()
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            try:
-                pipe.close()
-            except OSError:
-                pass
+        _close_pipes(process)
         if self._selector is not None:
             self._selector.close()
         if self._write_selector is not None:
