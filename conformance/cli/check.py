@@ -14,7 +14,6 @@ import os
 import shutil
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Callable
 
@@ -30,19 +29,15 @@ from conformance.runner.run import CaseRun
 from conformance.runner.selection import select
 from conformance.common.usage import (EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, UsageError, existing_path, invalidate,
                                       output_file, percent, positive_int, readable_file, seconds, shard, whole_number)
-from conformance.common.console import console, error, escape, is_terminal, plain, say, warn
+from conformance.common.console import error, plain, warn
 from conformance.runner.containment import available as contained
 from conformance.runner.engine_process import (EngineFailure, EngineProcess, engine_command, kill_all,
                                                left_behind_total)
 from conformance.corpus_tools.generated_check import generated_cases, write_failed
 from conformance.reports.jsonl import footer, header
-from conformance.reports.console import print_failures, run_notes, summary_tables
-from conformance.reports.reporters import JsonlReporter, JunitReporter, Reporter, RunEnd, Subscribers, TapReporter
+from conformance.reports.reporters import (ConsoleSummary, JsonlReporter, JunitReporter, ProgressReporter, Reporter,
+                                          RunEnd, Subscribers, TapReporter)
 from conformance.runner.results import FAILING, CaseResult, Failure
-
-PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))   # seconds between two progress
-                                                                             # lines when there is no terminal
-
 
 def corpus_meta(paths: list[Path] | None) -> Corpus:
     """The version and tags of the corpus in use: a folder given with ``--corpus`` that
@@ -94,42 +89,6 @@ def start_problem(argv: list[str]) -> str | None:
     return None
 
 
-class _Progress(Reporter):
-    """The console's report as a run goes, subscribed to its results like the others: cases done
-    and failures so far, a bar on a terminal, a line every few seconds in a log."""
-
-    def __init__(self, total: int):
-        self.total, self.done, self.failing = total, 0, 0
-        self.started = self.last = time.monotonic()
-        self.bar = None
-        if is_terminal():
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=console, transient=True)
-            self.task = self.bar.add_task("cases", total=total)
-
-    def __enter__(self) -> "_Progress":
-        if self.bar is not None:
-            self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def case(self, result: CaseResult) -> None:
-        self.done += 1
-        self.failing += result.outcome in FAILING
-        if self.bar is not None:
-            self.bar.update(self.task, advance=1, description=f"cases ({self.failing} failing)" if self.failing else "cases")
-            return
-        now = time.monotonic()
-        if now - self.last >= PROGRESS_EVERY:
-            self.last = now
-            plain(f"progress: {self.done}/{self.total} cases, {self.failing} failing, {now - self.started:.0f} s")
-            sys.stdout.flush()
-
-
 def generated_for_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[Case, str]]:
     """``--generate N``: the engine's hello, read once, and N cases made for what it declares."""
     engine = EngineProcess(argv, timeout=args.timeout, start_timeout=args.start_timeout)
@@ -147,12 +106,14 @@ def generated_for_engine(argv: list[str], args: argparse.Namespace) -> list[tupl
 
 
 def subscribed(report_path: Path, report_header: Callable[[], dict], unreadable: list[CaseResult],
-               junit: Path | None, tap: Path | None) -> Subscribers:
+               junit: Path | None, tap: Path | None, summary: ConsoleSummary | None = None) -> Subscribers:
     """The reports a check writes, subscribed to its stream of results: the JSON Lines report
-    (its header asked for when the first line is written), then JUnit and TAP when asked for."""
+    (its header asked for when the first line is written), then JUnit and TAP when asked for,
+    and the console's summary last, once the files it names are written."""
     reports: list[Reporter] = [JsonlReporter(report_path, report_header, unreadable)]
     reports += [JunitReporter(junit)] if junit else []
     reports += [TapReporter(tap)] if tap else []
+    reports += [summary] if summary else []
     return Subscribers(reports)
 
 
@@ -209,7 +170,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     # the pipeline: the selected cases -> the run (threads or worker processes) -> a stream of
     # results -> the reports subscribed to it; the run is read, never calls back
-    outputs = subscribed(report_path, report_header, broken, junit, tap)
+    summary = ConsoleSummary(report_path, len(chosen), len(broken), args.case_timeout, args.skip)
+    outputs = subscribed(report_path, report_header, broken, junit, tap, summary)
     try:
         problem = start_problem(argv)
         if problem:
@@ -220,7 +182,7 @@ def run_check(args: argparse.Namespace) -> int:
                       skips=skips, max_fail=args.max_fail, strict_replies=args.strict_replies,
                       give_up_after=args.give_up_after, stopped=stopped, corpus_version=meta.version,
                       start_timeout=args.start_timeout)
-        with _Progress(len(chosen)) as progress:
+        with ProgressReporter(len(chosen)) as progress:
             live = Subscribers([outputs, progress])
             for result in run:
                 live.case(result)
@@ -232,9 +194,7 @@ def run_check(args: argparse.Namespace) -> int:
         stopped.append(f"interrupted{_by(exc)} after {len(results) - len(broken)} of {len(chosen)} case(s)")
         outputs.end(RunEnd(results, footer(results, time.monotonic() - started, 130, stopped, left()), engine_name(),
                            interrupted=stopped[-1]))
-        plain(f"interrupted: {len(results) - len(broken)} of {len(chosen)} case(s) run; partial report: {report_path}")
         raise
-    fixed = [r for r in results if r.outcome == "unexpected-pass"]
     failing = [r for r in results if r.outcome in FAILING and not (args.allow_fixed and r.outcome == "unexpected-pass")]
     ran = [r for r in results if r.outcome not in ("unsupported", "skipped")]
     if not ran:
@@ -244,12 +204,8 @@ def run_check(args: argparse.Namespace) -> int:
     short = shortfall(found, args.require, args.fail_under)
     if short:
         exit_code = EXIT_FAILED
-    internal = [r for r in results if r.internal_error]
-    if internal:
+    if any(r.internal_error for r in results):
         exit_code = EXIT_INTERNAL        # a bug of ours touched these verdicts' reports: never a quiet pass
-    foot = footer(results, time.monotonic() - started, exit_code, stopped, left())
-    foot["claim"] = {**claim_json(found), **({"shortfall": short} if short else {})}
-    outputs.end(RunEnd(results, foot, engine_name()))
     if generated:
         failed = {r.case.id for r in results if r.outcome in FAILING}
         written = write_failed(generated, failed, Path(args.generated_out))
@@ -258,29 +214,9 @@ def run_check(args: argparse.Namespace) -> int:
     if baseline:
         count = SkipList.write(baseline, results)
         plain(f"baseline: {count} failing case(s) written to {baseline}")
-    for table in summary_tables(results):
-        console.print(table)
-    print_failures(console, results)
-    for reason in stopped:
-        error(reason)
-    if internal:
-        error(f"internal error of euchre-spec in the report of {len(internal)} case(s) "
-              f"({', '.join(sorted(r.case.id for r in internal)[:5])}{' ...' if len(internal) > 5 else ''}): "
-              f"{internal[0].internal_error}; please report it")
-    for note in run_notes(results, left(), args.case_timeout):
-        warn(note)
-    if fixed:
-        warn(f"{len(fixed)} case(s) of the skip file now pass; delete these lines from {args.skip}: "
-             + ", ".join(sorted(r.case.id for r in fixed)))
-    for claim in found:
-        plain(claim.sentence())
-    if short:
-        error(short)
-    counts = ", ".join(f"{n} {o}" for o, n in sorted(Counter(r.outcome for r in results).items()))
-    verdict = "[bold red]FAILED[/]" if exit_code else "[bold green]PASSED[/]"
-    # a partial claim is not a pass of the whole selection: the verdict says how much ran
-    share = f", {len(ran)} run ({len(ran) * 100 // max(1, len(results))}%)" if len(ran) < len(results) else ""
-    say(f"{verdict} {len(results)} case(s){share}: {escape(counts)}. Report: {escape(str(report_path))}")
+    foot = footer(results, time.monotonic() - started, exit_code, stopped, left())
+    foot["claim"] = {**claim_json(found), **({"shortfall": short} if short else {})}
+    outputs.end(RunEnd(results, foot, engine_name()))      # the files, then the console's summary
     return exit_code
 
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
-import time
 from typing import Any
 
 from rich.table import Table
 
 from reference_impl.resolve import ResolvedTable, resolve
 
-from conformance.common.console import console, error, escape, is_terminal, plain, say, warn
+from conformance.common.console import console, error, escape, plain, say, warn
+from conformance.common.progress import Progress
 from conformance.runner.engine_process import left_behind_total
 from conformance.fuzzing.clauses import ClauseIndex
 from conformance.fuzzing.coverage import SITUATIONS, Coverage
@@ -34,7 +32,6 @@ from conformance.common.usage import (EXIT_FAILED, EXIT_OK, write_atomically, pa
                                       whole_number)
 
 DIVERGENCES = 12            # kinds of divergence a fuzz run collects (each is then shrunk) before it stops
-PROGRESS_EVERY = float(os.environ.get("EUCHRE_SPEC_PROGRESS_EVERY", 5.0))
 
 
 def fraction(text: str) -> float:
@@ -75,43 +72,6 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_fuzz)
 
 
-class _Progress:
-    """Hands played: a bar on a terminal, a line every few seconds in a log."""
-
-    def __init__(self, total: int | None, seconds: float | None, what: str = "hands"):
-        self.total, self.what = total, what
-        self.started = self.last = time.monotonic()
-        self.bar = None
-        if is_terminal():
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-            columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
-            self.bar = Progress(*columns, console=console, transient=True)
-            self.task = self.bar.add_task(what, total=total if total else seconds)
-
-    def __enter__(self) -> "_Progress":
-        if self.bar is not None:
-            self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def update(self, done: int, found: int) -> None:
-        now = time.monotonic()
-        if self.bar is not None:
-            if now - self.last >= 0.1:
-                self.last = now
-                completed = done if self.total else now - self.started
-                self.bar.update(self.task, completed=completed,
-                                description=f"{self.what} ({found} divergence{'s' if found != 1 else ''})")
-            return
-        if now - self.last >= PROGRESS_EVERY:
-            self.last = now
-            plain(f"progress: {done} {self.what}, {found} divergence(s), {now - self.started:.0f} s")
-            sys.stdout.flush()
-
-
 # -- fuzz -----------------------------------------------------------------------------------------------
 def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.views:
@@ -125,9 +85,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     left_before = left_behind_total()
     plain(f"euchre-spec fuzz: {table.id} ({describe(chosen_options(table))}) on {' '.join(argv)}, seed {args.seed}, "
           + (f"{hands} hands" if hands else f"{args.time:g} s") + f", {args.jobs} engine(s)")
-    with _Progress(hands, args.time) as progress:
+    with Progress("hands", hands, args.time) as progress:
+        def shown(done: int, found: int) -> None:
+            progress.update(done, f"{found} divergence(s)", f"{found} divergence{'s' if found != 1 else ''}")
         fuzzer = Fuzzer(make_engine, args.variant, table, seed=args.seed, hands=hands, seconds=args.time,
-                        jobs=args.jobs, max_divergences=args.divergences, probes=args.probes, progress=progress.update)
+                        jobs=args.jobs, max_divergences=args.divergences, probes=args.probes, progress=shown)
         try:
             result = fuzzer.run()
         except SetupError as exc:
