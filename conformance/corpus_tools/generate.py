@@ -51,22 +51,27 @@ def pairwise_combinations(options: dict[str, list[Any]], seed: int = 0,
     as it can; every combination meets its values' ``requires``)."""
     requires = requires or {}
     keys = sorted(options)
+    # every two values that cannot be chosen together, both ways round, looked up below a million times
+    clashing = {((a, va), (b, vb)) for a, b in itertools.permutations(keys, 2)
+                for va in options[a] for vb in options[b] if clashes(requires, a, va, b, vb)}
     uncovered = {((a, va), (b, vb)) for a, b in itertools.combinations(keys, 2)
-                 for va in options[a] for vb in options[b] if not clashes(requires, a, va, b, vb)}
+                 for va in options[a] for vb in options[b] if ((a, va), (b, vb)) not in clashing}
     rng = random.Random(seed)
     chosen: list[dict[str, Any]] = []
     while uncovered:
         best, best_gain = None, -1
+        ordered = sorted(uncovered, key=repr)     # once per combination chosen: sorting is most of the cost
         for _ in range(60):
-            (a, va), (b, vb) = rng.choice(sorted(uncovered, key=repr))
+            (a, va), (b, vb) = rng.choice(ordered)
             candidate = {a: va, b: vb}
             for key in keys:
                 if key in candidate:
                     continue
                 allowed = [v for v in options[key]
-                           if not any(clashes(requires, key, v, other, candidate[other]) for other in candidate)]
+                           if not any(((key, v), (other, candidate[other])) in clashing for other in candidate)]
                 candidate[key] = max(allowed or options[key], key=lambda v: sum(
-                    1 for other in candidate if (tuple(sorted([(key, v), (other, candidate[other])])) in uncovered)))
+                    1 for other in candidate if (((key, v), (other, candidate[other])) if key < other
+                                                 else ((other, candidate[other]), (key, v))) in uncovered))
             gain = sum(1 for a2, b2 in itertools.combinations(keys, 2) if ((a2, candidate[a2]), (b2, candidate[b2])) in uncovered)
             if gain > best_gain:
                 best, best_gain = candidate, gain
