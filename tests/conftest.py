@@ -8,9 +8,27 @@ The short summary alone buried that reason among the others.
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# -- bytecode, kept outside the checkout -----------------------------------------------------------
+#
+# Where PYTHONDONTWRITEBYTECODE is set (it is, on this project's CI machines), no process of the run
+# keeps the bytecode it compiles: every test worker, and every engine, command and pytest started
+# as a subprocess (several hundred), compiled the package from source again, and pytest rewrote
+# the asserts of every module of ``conformance`` (its plugin's package) again in each. Measured:
+# tests/test_pytest_plugin.py took 24 s of CPU, 12 s with the bytecode kept. The variable's aim,
+# no ``__pycache__`` written into the source tree, is kept: the bytecode goes to a folder of the
+# temporary directory (Python's PYTHONPYCACHEPREFIX), which this process and every process it
+# starts (the workers included: they are started after this file is read) read and write.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) or sys.dont_write_bytecode:
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / f"euchre-spec-pycache-{os.getuid()}"))
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
 
 EGN_SCHEMA_SKIP = "EGN's JSON Schema is not at"   # the start of test_egn_record.egn_validator's skip reason
 
