@@ -33,7 +33,7 @@ from conformance.reference_engine import ReferenceEngine, serve
 from conformance.runner.fields import REPLY_SCHEMAS
 from conformance.runner.results import CaseResult
 from reference_impl.catalog import load_schema
-from reference_impl.schemas import validator
+from reference_impl.schemas import surely_valid, validator
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = Path(__file__).resolve().parent / "faulty_engines"
@@ -317,6 +317,15 @@ def near_misses(draw) -> dict:
     return message
 
 
+def schema_errors(schema: str, reply: dict) -> list[str]:
+    """The Python validator's messages for ``reply``, asked only when the compiled validator
+    (surely_valid, as the runner uses) does not find it surely valid. That one sees a tuple
+    as an array, so it is asked only of a reply that is plain JSON (the same after a round trip)."""
+    if json.loads(json.dumps(reply)) == reply and surely_valid(schema, reply):
+        return []
+    return [e.message for e in validator(schema).iter_errors(reply)]
+
+
 def check_reply(message, reply) -> None:
     """A reply is a valid error with a category of the protocol, or a valid ok reply."""
     assert isinstance(reply, dict)
@@ -324,11 +333,11 @@ def check_reply(message, reply) -> None:
     if reply.get("ok") is True:
         assert isinstance(message, dict) and reply["id"] == message["id"]
         schema = OK_SCHEMAS[message["type"]]
-        errors = [e.message for e in validator(f"protocol/{schema}.schema.json").iter_errors(reply)]
+        errors = schema_errors(f"protocol/{schema}.schema.json", reply)
         assert not errors, errors
     else:
         assert reply.get("ok") is False
-        errors = [e.message for e in validator("protocol/error-reply.schema.json").iter_errors(reply)]
+        errors = schema_errors("protocol/error-reply.schema.json", reply)
         assert not errors, errors
         assert reply["error"]["category"] in CATEGORIES
 
