@@ -39,6 +39,7 @@ pytestmark = pytest.mark.skipif(not available(), reason="containment under a sub
 pytest_plugins = ["pytester"]
 
 PY = sys.executable
+NO_HYPOTHESIS = ("-p", "no:hypothesispytest")    # not needed by the inner pytest: half its start
 STICK = FIXTURE_CASES["robust-short-bid-stick"]
 OOT = FIXTURE_CASES["robust-out-of-turn"]
 
@@ -165,7 +166,7 @@ def test_fuzz_leaves_nothing_behind(tmp_path, marker):
 
 def test_the_pytest_plugin_leaves_nothing_behind(pytester, marker):
     result = pytester.runpytest_subprocess("--euchre-engine", command("setsid_daemon.py 5 MARKER", marker),
-                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
+                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(passed=3, failed=1)
     assert settled(marker, 0) == []
 
@@ -310,7 +311,7 @@ def test_fuzz_and_identify_say_what_a_keeper_killer_left(tmp_path, mode, marker)
 @pytest.mark.parametrize("workers", ["0", "2"])
 def test_the_pytest_plugin_says_what_a_keeper_killer_left(pytester, workers, marker):
     result = pytester.runpytest_subprocess("--euchre-engine", killer("kill daemon", marker), "-n", workers,
-                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
+                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(passed=4)
     assert marked(marker) == []
     assert any(f"engine left {n} process(es) behind" in line for line in result.outlines for n in (1, 2)), result.outlines
