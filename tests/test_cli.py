@@ -1,4 +1,5 @@
-"""The euchre-spec command line, run as a user runs it: as a subprocess."""
+"""The euchre-spec command line, run as a user runs it: as a subprocess (each command at
+least once; a test repeated for every variant calls the same entry point in-process)."""
 
 import re
 import subprocess
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cli import main
 from reference_impl.catalog import variant_ids, variants_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,10 +62,13 @@ def test_play_many_games_prints_a_summary():
 
 
 @pytest.mark.parametrize("variant", variant_ids())
-def test_every_variant_plays_clean(variant):
-    result = run("play", variant, "--games", "30", "--seed", "3")
-    assert result.returncode == 0, result.stderr
-    assert re.search(r"games\s+│\s+30", result.stdout)
+def test_every_variant_plays_clean(variant, capsys):
+    """``main``, the entry point the subprocesses above run, called in-process: a start of
+    the interpreter and its imports for each of two dozen variants was most of this test."""
+    status = main(["play", variant, "--games", "30", "--seed", "3"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert re.search(r"games\s+│\s+30", out)
 
 
 def test_unknown_option_is_a_clear_error():

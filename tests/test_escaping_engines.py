@@ -39,6 +39,7 @@ pytestmark = pytest.mark.skipif(not available(), reason="containment under a sub
 pytest_plugins = ["pytester"]
 
 PY = sys.executable
+NO_HYPOTHESIS = ("-p", "no:hypothesispytest")    # not needed by the inner pytest: half its start
 STICK = FIXTURE_CASES["robust-short-bid-stick"]
 OOT = FIXTURE_CASES["robust-out-of-turn"]
 
@@ -165,7 +166,7 @@ def test_fuzz_leaves_nothing_behind(tmp_path, marker):
 
 def test_the_pytest_plugin_leaves_nothing_behind(pytester, marker):
     result = pytester.runpytest_subprocess("--euchre-engine", command("setsid_daemon.py 5 MARKER", marker),
-                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
+                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(passed=3, failed=1)
     assert settled(marker, 0) == []
 
@@ -240,25 +241,27 @@ def _tree(root: int) -> set[int]:
 # -- an engine just under the per-reply timeout ---------------------------------------------------
 
 def test_an_engine_just_under_the_reply_timeout_is_stopped_by_the_case_budget(tmp_path):
-    # 2.95 s a reply, never past the 3 s reply timeout, but past the 2 s case budget at the
+    # 2.95 s a reply, never past the 3 s reply timeout, but past the 1.5 s case budget at the
     # first request after hello: each case must end when the budget is spent, in the middle
-    # of that reply (waiting for it, then checking the budget, took 3 s and more).
+    # of that reply (waiting for it, then checking the budget, took 3 s and more). The budget
+    # was 2 s: 1.5 s still leaves the engine's start and hello (a tenth of a second) ten
+    # times their time, and 2 s of waiting less.
     report = tmp_path / "r.jsonl"
     started = time.monotonic()
-    result = check(f"{PY} {ENGINES / 'just_under.py'} 3.0 0.05", "--timeout", "3", "--case-timeout", "2",
+    result = check(f"{PY} {ENGINES / 'just_under.py'} 3.0 0.05", "--timeout", "3", "--case-timeout", "1.5",
                    report=report)
     elapsed = time.monotonic() - started
     _, cases, foot = read_report(report)
     assert {case["outcome"] for case in cases.values()} == {"timeout"}
     for case in cases.values():
         assert case["hit_case_timeout"] is True
-        assert case["failure"]["message"] == "case not finished within 2 s (still waiting for the reply to rules)"
-        assert case["duration_ms"] < 2000 + 700, "the case is ended when its budget is spent, not a reply later"
+        assert case["failure"]["message"] == "case not finished within 1.5 s (still waiting for the reply to rules)"
+        assert case["duration_ms"] < 1500 + 700, "the case is ended when its budget is spent, not a reply later"
     assert foot["hit_case_timeout"] == sorted(cases)
-    assert f"4 case(s) hit the case budget (--case-timeout 2 s): {', '.join(sorted(cases))}" in result.stderr
+    assert f"4 case(s) hit the case budget (--case-timeout 1.5 s): {', '.join(sorted(cases))}" in result.stderr
     # the run: four budgets (each engine start, a timed-out engine being restarted, within
     # its case's budget) and the corpus's load
-    assert elapsed < 4 * 2 + 15
+    assert elapsed < 4 * 1.5 + 15
 
 
 def test_a_case_within_its_budget_is_not_named():
@@ -308,7 +311,7 @@ def test_fuzz_and_identify_say_what_a_keeper_killer_left(tmp_path, mode, marker)
 @pytest.mark.parametrize("workers", ["0", "2"])
 def test_the_pytest_plugin_says_what_a_keeper_killer_left(pytester, workers, marker):
     result = pytester.runpytest_subprocess("--euchre-engine", killer("kill daemon", marker), "-n", workers,
-                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider")
+                                           "--euchre-corpus", str(FIXTURES), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(passed=4)
     assert marked(marker) == []
     assert any(f"engine left {n} process(es) behind" in line for line in result.outlines for n in (1, 2)), result.outlines

@@ -30,10 +30,23 @@ def reached(rules, score: int) -> bool:
     return rules.target > 0 and score >= rules.target
 
 
+def _bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first (a set of cards as a bit mask;
+    a bit past the pack's last card is kept, so that conservation still catches it). Walking
+    only the set bits, not every card of the pack, was a tenth of this file's time."""
+    assert mask >= 0, mask
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
 def all_cards(state) -> list[int]:
     """Every card the state accounts for, wherever it is."""
-    cards = [c for hand in state.hands for c in range(state.rules.n_cards) if hand >> c & 1]
-    cards += [c for c in range(state.rules.n_cards) if state.widow >> c & 1]
+    cards = [c for hand in state.hands for c in _bits(hand)]
+    cards += _bits(state.widow)
     cards += [card for _, card in state.trick]
     cards += [card for _, plays, _ in state.tricks for _, card in plays]
     cards += state.discarded + state.kitty

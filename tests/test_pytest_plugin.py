@@ -18,6 +18,11 @@ def shared_cache(monkeypatch):
     if root is not None:
         monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent))
 
+# The runs below leave out Hypothesis's pytest plugin, which the plugin under test has nothing
+# to do with: importing it was half of each inner pytest's start (0.5 s of CPU, in every xdist
+# worker too). test_every_case_is_an_item runs among every installed plugin.
+NO_HYPOTHESIS = ("-p", "no:hypothesispytest")
+
 CASE = Path(__file__).resolve().parent.parent / "conformance" / "corpus" / "euchre" / "made-three-tricks.yaml"
 
 
@@ -37,13 +42,13 @@ def test_every_case_is_an_item(pytester):
 
 def test_the_cases_of_one_variant_pass_under_xdist(pytester):
     result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-variant", "two-hand",
-                                           "-p", "no:cacheprovider", "-n", "2")
+                                           "-p", "no:cacheprovider", *NO_HYPOTHESIS, "-n", "2")
     result.assert_outcomes(passed=corpus_size("two-hand"))
 
 
 def test_serial_run_of_selected_cases(pytester):
     result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-case", "made-*",
-                                           "--euchre-case", "two-hand-dummy-*", "-p", "no:cacheprovider")
+                                           "--euchre-case", "two-hand-dummy-*", "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     cases, _ = load_cases(tags=load_corpus_meta().tags)
     expected = sum(1 for c in cases if c.id.startswith(("made-", "two-hand-dummy-")))
     assert expected >= 5
@@ -54,7 +59,7 @@ def test_a_failing_case_fails_with_its_step_and_rule(pytester):
     wrong = pytester.path / "wrong.yaml"
     wrong.write_text(CASE.read_text().replace("id: made-three-tricks", "id: wrong-points")
                      .replace("hand_points: [0, 1]", "hand_points: [0, 2]"))
-    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong), "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*wrong hand_points*", "*expected [[]0, 2[]], engine said [[]0, 1[]]*", "*rule made*"])
 
@@ -66,14 +71,14 @@ def test_a_skip_file_turns_a_known_failure_into_xfail(pytester):
     skip = pytester.path / "skip.txt"
     skip.write_text("wrong-*  # known\nmade-three-tricks\n")
     result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong),
-                                           "--euchre-corpus", str(CASE), "--euchre-skip", str(skip), "-p", "no:cacheprovider")
+                                           "--euchre-corpus", str(CASE), "--euchre-skip", str(skip), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(xfailed=1, failed=1)           # the listed case that passes fails the run
     result.stdout.fnmatch_lines(["*unexpected-pass*"])
 
 
 def test_without_the_option_the_plugin_adds_nothing(pytester):
     pytester.makepyfile("def test_one():\n    assert True\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result.assert_outcomes(passed=1)
 
 
@@ -84,14 +89,14 @@ EUCHRE = CASE.parent
 def test_the_header_counts_the_cases_and_collected_counts_them_too(pytester):
     cases, _ = load_cases([EUCHRE], load_corpus_meta().tags)
     result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(EUCHRE),
-                                           "-p", "no:cacheprovider", "--collect-only", "-n", "0")
+                                           "-p", "no:cacheprovider", *NO_HYPOTHESIS, "--collect-only", "-n", "0")
     result.stdout.fnmatch_lines([f"collected {len(cases)} items",
                                  f"euchre-spec: {len(cases)} case(s) of corpus {load_corpus_meta().version} on reference"])
 
 
 def test_the_summary_says_how_much_ran_and_require_fails_a_partial_claim(pytester):
     engine = f"{__import__('sys').executable} {DECLARED}"
-    args = ("--euchre-engine", engine, "--euchre-corpus", str(EUCHRE), "-p", "no:cacheprovider")
+    args = ("--euchre-engine", engine, "--euchre-corpus", str(EUCHRE), "-p", "no:cacheprovider", *NO_HYPOTHESIS)
     result = pytester.runpytest_subprocess(*args, "-n", "2")
     assert result.ret == 0
     result.stdout.re_match_lines([r"ran \d+ of \d+ euchre cases \(\d+%\); declare .+ to run \d+ more"])
@@ -117,7 +122,7 @@ def pytest_runtest_logreport(report):
             out.write(json.dumps(str(report.longrepr)) + "\\n")
 """)
     result = pytester.runpytest_subprocess("--euchre-engine", "reference", "--euchre-corpus", str(wrong),
-                                           "--euchre-skip", str(skip), "-p", "no:cacheprovider", "-n", "0")
+                                           "--euchre-skip", str(skip), "-p", "no:cacheprovider", *NO_HYPOTHESIS, "-n", "0")
     result.assert_outcomes(xfailed=1)
     import json
     reprs = [json.loads(line) for line in (pytester.path / "xfail-reprs.json").read_text().splitlines()]
