@@ -14,6 +14,7 @@ exactly as a case is (deal, decisions, tricks, viewer), with a note on each tric
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,22 +61,42 @@ def _top(rules: Rules, ctx: int, card: int) -> int:
     return rules.power[ctx][suit][card] if 0 <= suit < len(rules.power[ctx]) else 0
 
 
+# A strain's fixed facts for :func:`strength`, worked out once per rules and strain: the top
+# trumps, and the power of the best card of each effective suit. Searching the seeded deals
+# for the teaching hands asks for a hand's strength about 70,000 times a site build, and
+# scanning the whole deck for each card of each hand was a sixth of the build's time.
+_strains: "weakref.WeakKeyDictionary[Rules, dict[int, tuple[frozenset[int], dict[int, int]]]]" = weakref.WeakKeyDictionary()
+
+
+def _strain_facts(rules: Rules, ctx: int) -> tuple[frozenset[int], dict[int, int]]:
+    """The top ``3 * copies`` trumps (none at no trumps) and, by effective suit, its best card's power."""
+    by_ctx = _strains.setdefault(rules, {})
+    if ctx not in by_ctx:
+        best: dict[int, int] = {}
+        for d in range(rules.n_cards):
+            suit, power = rules.eff[ctx][d], _top(rules, ctx, d)
+            if suit not in best or power > best[suit]:
+                best[suit] = power
+        top: frozenset[int] = frozenset()
+        if ctx < len(rules.suits):
+            trumps = sorted((c for c in range(rules.n_cards) if _is_trump(rules, ctx, c)), key=lambda c: -_top(rules, ctx, c))
+            top = frozenset(trumps[:3 * rules.copies])
+        by_ctx[ctx] = (top, best)
+    return by_ctx[ctx]
+
+
 def strength(rules: Rules, cards: list[int], ctx: int) -> float:
     """Points for a hand with ``ctx`` as trumps: 3 a top-three trump, 2 another trump, 1 the
     best card of a side suit (an ace, mostly)."""
+    top, best = _strain_facts(rules, ctx)
     if ctx >= len(rules.suits):                       # no trumps: count the best cards of each suit
-        return sum(1.6 for c in cards if _top(rules, ctx, c) == max(
-            _top(rules, ctx, d) for d in range(rules.n_cards) if rules.eff[ctx][d] == rules.eff[ctx][c]))
-    trumps = sorted((c for c in range(rules.n_cards) if _is_trump(rules, ctx, c)), key=lambda c: -_top(rules, ctx, c))
-    top = set(trumps[:3 * rules.copies])
+        return sum(1.6 for c in cards if _top(rules, ctx, c) == best[rules.eff[ctx][c]])
     points = 0.0
     for card in cards:
         if _is_trump(rules, ctx, card):
             points += 3 if card in top else 2
         else:
-            suit = rules.eff[ctx][card]
-            best = max((_top(rules, ctx, d) for d in range(rules.n_cards) if rules.eff[ctx][d] == suit), default=0)
-            points += 1 if _top(rules, ctx, card) == best else 0
+            points += 1 if _top(rules, ctx, card) == best[rules.eff[ctx][card]] else 0
     return points
 
 

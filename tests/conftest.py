@@ -65,6 +65,24 @@ def generated_site():
     return build_site(Path(__file__).resolve().parent.parent / "docs")
 
 
+# The built site (``mkdocs build --strict``, tests/site_support.py) and the second strict
+# build start in the background as soon as this process has collected a test that reads them,
+# and those tests run after all others: the builds (about 35 s of CPU) are done by then, and
+# no worker waits for them. The tests need no xdist group: both workers run them.
+
+
+def pytest_collection_finish(session) -> None:
+    if session.config.option.collectonly:
+        return
+    from site_support import shared_dir, start_builds
+    start_builds(session.items, shared_dir(session.config._tmp_path_factory))
+
+
+def pytest_sessionfinish(session) -> None:
+    from site_support import wait_for_builds
+    wait_for_builds()
+
+
 # -- xdist groups under pytest 9.2 -----------------------------------------------------------------
 #
 # ``--dist loadgroup`` (pyproject.toml) sends the tests of one ``xdist_group`` to one worker:
@@ -79,6 +97,8 @@ def generated_site():
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items) -> None:
+    from site_support import site_last
+    site_last(items)            # the tests that read a built site last (see pytest_collection_finish)
     if not getattr(config.option, "loadgroup", False):      # set on xdist's workers under --dist loadgroup
         return
     for item in items:

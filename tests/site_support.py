@@ -1,15 +1,22 @@
 """The rules site built once per test run (``mkdocs build --strict``), for every test that
-reads it. The modules that read it are in one xdist group ("built-site", with ``--dist
-loadgroup``), so one worker builds it and runs them all: a test on another worker waiting
-for the build used to spend its own timeout waiting, and timed out on a loaded machine. The
-build is still under a file lock (whichever worker gets there first builds it, the others
-reuse it), for runs without the groups. Import the fixture into a test module with ``from
-site_support import built_site`` and mark the module ``pytestmark = BUILT_SITE``.
+reads it, and the second strict build of a site whose other variants have no case.
+
+Both builds start in the background as soon as a process has collected a test that needs
+them (:func:`start_builds`, from ``pytest_collection_finish`` in conftest.py), and the tests
+that read them are ordered after every other test (:func:`site_last`): the builds are done
+by the time those tests start, and no worker sits waiting for them. So the tests need no
+xdist group of their own: both workers run them. Each build is under a file lock (whichever
+process gets there first builds it, the others wait for it and reuse it); a test's own
+fixture still builds the site if nothing has started it (a run without the hook).
 
 The build is the project's strict-site gate, so it is run without ``-q``: with ``-q``
 mkdocs silences its warnings before strict mode counts them, and a site with 104 dead
 anchors built with exit status 0. The gate fails on a non-zero exit *and* on any WARNING
-or ERROR line in the log, whatever mkdocs' exit status says.
+or ERROR line in the log, whatever mkdocs' exit status says; a build started in the
+background fails the tests that read it with the same message.
+
+Import the fixture into a test module with ``from site_support import built_site`` and mark
+the module ``pytestmark = BUILT_SITE``.
 """
 
 from __future__ import annotations
@@ -34,12 +41,11 @@ from support import shared_cache_env
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# The marks of every module that reads the built site: one worker runs them all (the site is
-# built once, and no test waits on another worker for it), and the test that happens to build
-# it has room for the build on a loaded machine (about 40 s of CPU; five times that in wall
-# time with the two cores shared, which the suite's 300 s hang guard did not leave).
+# The marks of every module that reads the built site: the test that waits for the build (or
+# happens to run it) has room for it on a loaded machine (about 40 s of CPU; five times that
+# in wall time with the two cores shared, which the suite's 300 s hang guard did not leave).
 BUILD_TIMEOUT = 900
-BUILT_SITE = [pytest.mark.xdist_group("built-site"), pytest.mark.timeout(BUILD_TIMEOUT + 60)]
+BUILT_SITE = [pytest.mark.timeout(BUILD_TIMEOUT + 60)]
 
 # A line of mkdocs' log that makes the gate fail: its WARNING and ERROR lines (its own and
 # its plugins' and hooks', which log through it).
@@ -76,20 +82,30 @@ def build_problems(status: int, log: str) -> list[str]:
     return problems
 
 
+def _build_once(out: Path, failure: Path, env: dict[str, str] | None, timeout: int, home: Path) -> None:
+    """With the build's lock held: build unless built (or failed) already; a failed build
+    leaves its problem lines in ``failure`` for every test that reads the site."""
+    if (out / "index.html").is_file() or failure.exists():
+        return
+    try:
+        problems = build_problems(*strict_build(out, home, env=env, timeout=timeout))
+    except subprocess.TimeoutExpired:
+        problems = [f"ERROR the build did not end in {timeout} s"]
+    if problems:
+        shutil.rmtree(out, ignore_errors=True)
+        failure.write_text("\n".join(problems), encoding="utf-8")
+
+
 def build(out: Path, lock_dir: Path, name: str, env: dict[str, str] | None = None, timeout: int = 300) -> Path:
-    """Build the site into ``out`` unless it is built (or failed) already; fail the test on a
-    build error or on any warning in the build's log."""
+    """Build the site into ``out`` unless it is built (or failed) already, waiting for a build
+    under way; fail the test on a build error or on any warning in the build's log."""
+    failure = lock_dir / f"{name}.failed"
     with open(lock_dir / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        failure = lock_dir / f"{name}.failed"
-        if not (out / "index.html").is_file() and not failure.exists():
-            problems = build_problems(*strict_build(out, lock_dir, env=env, timeout=timeout))
-            if problems:
-                shutil.rmtree(out, ignore_errors=True)
-                failure.write_text("\n".join(problems), encoding="utf-8")
-        if failure.exists():
-            lines = failure.read_text(encoding="utf-8").splitlines()
-            pytest.fail(f"mkdocs build --strict: {len(lines)} problem line(s):\n" + "\n".join(lines[:60]))
+        _build_once(out, failure, env, timeout, lock_dir)
+    if failure.exists():
+        lines = failure.read_text(encoding="utf-8").splitlines()
+        pytest.fail(f"mkdocs build --strict: {len(lines)} problem line(s):\n" + "\n".join(lines[:60]))
     return out
 
 
@@ -98,11 +114,103 @@ def shared_dir(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+# The two builds, by name: the fixture that reads each, and its build's environment (a
+# function of the shared folder, so the corpus of the second is made only when it is built).
+SITE = "euchre-site"
+UNTESTED_SITE = "euchre-site-untested"
+
+
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory) -> Path:
     """The built site, shared by every worker of this test run."""
     shared = shared_dir(tmp_path_factory)
-    return build(shared / "euchre-site", shared, "euchre-site", timeout=BUILD_TIMEOUT)
+    return build(shared / SITE, shared, SITE, timeout=BUILD_TIMEOUT)
+
+
+def euchre_only_corpus(shared: Path) -> Path:
+    """A corpus of six Euchre cases and those the hand-written pages link to (their pages
+    must exist): every other variant has no case."""
+    corpus = shared / "euchre-only-corpus"
+    if corpus.exists():
+        return corpus
+    tmp = shared / f"euchre-only-corpus.{os.getpid()}.{threading.get_ident()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    (tmp / "euchre").mkdir(parents=True)
+    source = ROOT / "conformance" / "corpus"
+    shutil.copy(source / "corpus.yaml", tmp / "corpus.yaml")
+    linked = {name for page in (ROOT / "docs").glob("*.md")
+              for name in re.findall(r"\(corpus/([a-z0-9-]+)\.md", page.read_text(encoding="utf-8"))}
+    chosen = sorted((source / "euchre").glob("*.yaml"))[:6]
+    chosen += [path for path in sorted((source / "euchre").glob("*.yaml")) if path.stem in linked and path not in chosen]
+    for case in chosen:
+        shutil.copy(case, tmp / "euchre" / case.name)
+    try:
+        tmp.rename(corpus)
+    except OSError:                     # another process made it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return corpus
+
+
+def _untested_env(shared: Path) -> dict[str, str]:
+    return {"EUCHRE_SITE_CORPUS": str(euchre_only_corpus(shared))}
+
+
+@pytest.fixture(scope="module")
+def untested_site(tmp_path_factory) -> tuple[Path, Path]:
+    """The site built strict from :func:`euchre_only_corpus`, and that corpus."""
+    shared = shared_dir(tmp_path_factory)
+    env = _untested_env(shared)
+    return build(shared / UNTESTED_SITE, shared, UNTESTED_SITE, env, timeout=BUILD_TIMEOUT), Path(env["EUCHRE_SITE_CORPUS"])
+
+
+BUILDS = {"built_site": (SITE, lambda shared: None), "untested_site": (UNTESTED_SITE, _untested_env)}
+
+
+def needed_builds(items) -> list[str]:
+    """The fixtures of :data:`BUILDS` that the collected tests use, the site's first."""
+    used = {name for item in items for name in getattr(item, "fixturenames", ())}
+    return [fixture for fixture in BUILDS if fixture in used]
+
+
+def site_last(items: list) -> None:
+    """Order the tests that read a built site after all others (stable, in place): by then the
+    builds started at collection are done. Every worker collects the same order."""
+    items.sort(key=lambda item: any(name in BUILDS for name in getattr(item, "fixturenames", ())))
+
+
+_starter: threading.Thread | None = None
+
+
+def start_builds(items, shared: Path) -> None:
+    """Start the builds the collected tests need, in one background thread of this process.
+    Each build whose lock another process holds is left to it (the fixture waits for it): with
+    two workers, one builds the site and the other the second site, at the same time."""
+    global _starter
+    wanted = needed_builds(items)
+    if not wanted or _starter is not None:
+        return
+
+    def run() -> None:
+        for fixture in wanted:
+            name, env_of = BUILDS[fixture]
+            with open(shared / f"{name}.lock", "w") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue                # another process is building it
+                try:
+                    _build_once(shared / name, shared / f"{name}.failed", env_of(shared), BUILD_TIMEOUT, shared)
+                except Exception as exc:    # the fixture reports it: it builds again, or reads the failure
+                    print(f"site_support: background build of {name} failed: {exc!r}", file=sys.stderr)
+
+    _starter = threading.Thread(target=run, name="site-builds", daemon=True)
+    _starter.start()
+
+
+def wait_for_builds() -> None:
+    """At the end of the session: leave no mkdocs build running behind this process."""
+    if _starter is not None:
+        _starter.join()
 
 
 def html_ids(page: Path) -> set[str]:

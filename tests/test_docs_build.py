@@ -4,7 +4,7 @@ script), has a page for every variant with an element for every clause id the co
 links every failure of the compliance page to the step where it fails, and builds under
 --strict when variants have no case at all (they are listed as untested).
 
-The site is built once per test run (tests/site_support.py).
+Each site is built once per test run, in the background from the start (tests/site_support.py).
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ from __future__ import annotations
 import filecmp
 import json
 import re
-import shutil
 from pathlib import Path
 
-from site_support import BUILD_TIMEOUT, BUILT_SITE, ROOT, build, built_site, html_ids, shared_dir  # noqa: F401 (a fixture)
+from site_support import BUILT_SITE, ROOT, built_site, html_ids, untested_site  # noqa: F401 (fixtures)
 
 from reference_impl.catalog import schema_dir, variant_ids
 from rules_site.corpus import load_site_cases
 
-pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
+pytestmark = BUILT_SITE   # room to wait for the site's build
 
 REPORTS = ROOT / "docs" / "compliance" / "reports"
 
@@ -113,27 +112,10 @@ def test_compliance_page_links_failures_to_the_failing_step(built_site):
     assert len(names) == len(set(names)) == len(list(REPORTS.glob("*.jsonl")))
 
 
-def test_a_variant_without_cases_builds_strict_and_is_listed_untested(tmp_path_factory):
-    """The site built from a corpus of the Euchre cases only: every other variant has no
-    case, builds under --strict, and is listed as untested."""
-    shared = shared_dir(tmp_path_factory)
-    corpus = shared / "euchre-only-corpus"
-    if not corpus.exists():
-        tmp = shared / "euchre-only-corpus.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        (tmp / "euchre").mkdir(parents=True)
-        source = ROOT / "conformance" / "corpus"
-        shutil.copy(source / "corpus.yaml", tmp / "corpus.yaml")
-        # six cases, and those the hand-written pages link to (their pages must exist)
-        linked = {name for page in (ROOT / "docs").glob("*.md")
-                  for name in re.findall(r"\(corpus/([a-z0-9-]+)\.md", page.read_text(encoding="utf-8"))}
-        chosen = sorted((source / "euchre").glob("*.yaml"))[:6]
-        chosen += [path for path in sorted((source / "euchre").glob("*.yaml")) if path.stem in linked and path not in chosen]
-        for case in chosen:
-            shutil.copy(case, tmp / "euchre" / case.name)
-        tmp.rename(corpus)
-    site = build(shared / "euchre-site-untested", shared, "euchre-site-untested", {"EUCHRE_SITE_CORPUS": str(corpus)},
-                 timeout=BUILD_TIMEOUT)
+def test_a_variant_without_cases_builds_strict_and_is_listed_untested(untested_site):
+    """The site built from a corpus of the Euchre cases only (site_support.euchre_only_corpus):
+    every other variant has no case, builds under --strict, and is listed as untested."""
+    site, corpus = untested_site
     untested = [v for v in variant_ids() if v != "euchre"]
     assert len(list((corpus / "euchre").glob("*.yaml"))) < len(list((ROOT / "conformance" / "corpus" / "euchre").glob("*.yaml")))
     index = (site / "corpus" / "index.html").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ import pytest
 from site_english import bid_as_two_numbers, defects, placeholders
 from site_support import BUILT_SITE, built_site  # noqa: F401 (fixture)
 
-pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
+pytestmark = BUILT_SITE   # room to wait for the site's build (started at collection)
 
 
 def test_every_built_page_reads_as_english(built_site):

@@ -11,7 +11,7 @@ from site_support import BUILT_SITE, built_site, page_text  # noqa: F401 (a fixt
 
 from reference_impl.catalog import variant_ids
 
-pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
+pytestmark = BUILT_SITE   # room to wait for the site's build (started at collection)
 
 CARD = re.compile(r"\b(?:(?:1[1-9]|[2-9TJQKA])[CDHS]|JK)\b")
 BID = re.compile(r"\b\d+(?:NT|NL|[CDHS])\b")

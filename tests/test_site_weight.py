@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from site_support import BUILT_SITE, built_site  # noqa: F401 (fixture)
 
-pytestmark = BUILT_SITE   # one worker builds the site once for every test that reads it
+pytestmark = BUILT_SITE   # room to wait for the site's build (started at collection)
 
 MAX_HTML = 300 * 1024
 

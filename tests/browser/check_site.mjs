@@ -5,8 +5,11 @@
 //   node check_site.mjs '{"base": "http://127.0.0.1:8000/", "pages": ["index.html"],
 //                         "widths": [1280, 390], "out": "/tmp/shots", "axe": true}'
 //
-// Prints one JSON object: {pages: {page: {width: {...}}}}. Uses Debian's /usr/bin/chromium
-// (CHROMIUM overrides it); never downloads a browser.
+// Prints one JSON object: {pages: {page: {width: {...}}}}. With "visits" (a list of {key, page,
+// width, person?, evaluate?, search?}), several visits of one page with different plans are
+// made in the same browser (each start of chromium costs about a second of CPU), and their
+// results are printed as {visits: {key: {...}}}. Uses Debian's /usr/bin/chromium (CHROMIUM
+// overrides it); never downloads a browser.
 import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
 import { mkdirSync } from "node:fs";
@@ -28,7 +31,7 @@ const base = new URL(config.base);
 const local = (url) => url.startsWith("data:") || url.startsWith("blob:") || url.startsWith("about:") ||
   (base.protocol === "file:" ? url.startsWith("file:") : new URL(url).host === base.host);
 
-async function visit(page, width) {
+async function visit(page, width, plan) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
   const tab = await context.newPage();
   const offsite = [];
@@ -96,7 +99,7 @@ async function visit(page, width) {
       }));
     });
   }
-  if (config.search) {            // type into the search box and count the results shown
+  if (plan.search) {              // type into the search box and count the results shown
     found.search = await tab.evaluate(async (query) => {
       const input = document.querySelector("input.md-search__input, input[data-md-component=search-query]");
       if (!input) return { error: "no search box" };
@@ -116,13 +119,13 @@ async function visit(page, width) {
       }
       const meta = document.querySelector(".md-search-result__meta");
       return { results: 0, meta: meta ? meta.textContent.trim() : null };
-    }, config.search);
+    }, plan.search);
   }
-  if (config.person && config.person[page]) {   // click and type as a person does, then read what is shown
-    found.person = await actAsAPerson(tab, config.person[page]);
+  if (plan.person) {              // click and type as a person does, then read what is shown
+    found.person = await actAsAPerson(tab, plan.person);
   }
-  if (config.evaluate && config.evaluate[page]) {
-    found.evaluated = await tab.evaluate(config.evaluate[page]);
+  if (plan.evaluate) {
+    found.evaluated = await tab.evaluate(plan.evaluate);
   }
   await context.close();
   return found;
@@ -169,20 +172,28 @@ async function actAsAPerson(tab, plan) {
   return out;
 }
 
+// A job: [where its result goes, page, width, plan].
 const jobs = [];
-for (const page of config.pages) for (const width of widths) jobs.push([page, width]);
 const results = {};
+const visits = {};
+for (const page of config.pages || []) {
+  for (const width of widths) {
+    const plan = { search: config.search, person: (config.person || {})[page], evaluate: (config.evaluate || {})[page] };
+    jobs.push([(results[page] ||= {}), String(width), page, width, plan]);
+  }
+}
+for (const one of config.visits || []) jobs.push([visits, one.key, one.page, one.width, one]);
 let next = 0;
 async function worker() {
   while (next < jobs.length) {
-    const [page, width] = jobs[next++];
+    const [into, key, page, width, plan] = jobs[next++];
     try {
-      (results[page] ||= {})[width] = await visit(page, width);
+      into[key] = await visit(page, width, plan);
     } catch (error) {
-      (results[page] ||= {})[width] = { failed: String(error) };
+      into[key] = { failed: String(error) };
     }
   }
 }
 await Promise.all(Array.from({ length: concurrency }, worker));
 await browser.close();
-process.stdout.write(JSON.stringify({ pages: results }));
+process.stdout.write(JSON.stringify(config.visits ? { pages: results, visits } : { pages: results }));
