@@ -164,13 +164,14 @@ def _merged_text(chain: tuple[Located, ...]) -> str:
 
 @lru_cache(maxsize=None)
 def _code_digest() -> str:
-    """The SHA-256 of the interpreter package's own files (source, and compiled modules where
-    installed so): a resolution cached by one version of the code is never read by another,
-    even in a checkout whose version number has not moved."""
+    """The SHA-256 of the interpreter package's own files, its subpackages' included (source,
+    and compiled modules where installed so): a resolution cached by one version of the code
+    is never read by another, even in a checkout whose version number has not moved."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).resolve().parent.iterdir()):
-        if path.suffix in (".py", ".so", ".pyd"):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".so", ".pyd") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
