@@ -48,7 +48,9 @@ def test_every_command_of_the_tutorial_runs_as_written_without_an_activated_venv
     ran = [c for c in commands if c not in install]
     assert len(ran) >= 7 and all(shlex.split(c)[0].startswith(".venv/bin/") for c in ran), ran
     for command in ran:
-        done = subprocess.run(shlex.split(command) + (["-p", "no:cacheprovider", "-n", "2"] if "pytest" in command else []),
+        # pytest as the page gives it, in one process (no -n: xdist under the plugin is
+        # tests/test_pytest_plugin.py's; two workers here cost twice the CPU for the same items)
+        done = subprocess.run(shlex.split(command) + (["-p", "no:cacheprovider"] if "pytest" in command else []),
                               cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
         assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
         assert "CRASH" not in done.stdout and "ModuleNotFoundError" not in done.stdout + done.stderr, command
