@@ -113,10 +113,20 @@ def run_mutants(cases: list[Case], names: list[str] | None = None, jobs: int = 2
             return list(pool.map(lambda n: run_mutant(n, catalogue[n], cases), chosen))
     global _WORKER_CASES
     _WORKER_CASES = cases            # inherited by the forked workers: never pickled
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_start)
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_worker_start) as pool:
-            found = list(pool.map(_run_in_worker, chosen, [catalogue[n] for n in chosen]))
+        futures = [pool.submit(_run_in_worker, name, catalogue[name]) for name in chosen]
+        found = [future.result() for future in futures]
+    except BaseException:
+        # Ctrl-C, or a worker lost: the mutants not started are dropped, and the workers
+        # told to end now (SIGTERM: each ends its engine first) rather than waited for
+        for worker in list(getattr(pool, "_processes", {}).values()):
+            worker.terminate()
+        pool.shutdown(wait=False)     # the pool then fails what was left as broken: nothing to cancel
+        raise
+    else:
+        pool.shutdown()
     finally:
         _WORKER_CASES = None
     results = []
@@ -139,6 +149,7 @@ def _worker_start() -> None:
         os._exit(128 + signum)
 
     signal.signal(signal.SIGTERM, on_sigterm)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
     die_with_parent()
     forget_inherited()
     gc.freeze()                      # the inherited corpus is never collected: keep its pages shared
