@@ -82,15 +82,17 @@ def run_order(cases: list[Case]) -> list[Case]:
     return [case for part in clause_cover(cases) for group in table_groups(part) for case in group]
 
 
-def run_mutant(name: str, bug: str, cases: list[Case], timeout: float = 10.0) -> MutantResult:
+def run_mutant(name: str, bug: str, cases: list[Case], timeout: float = 10.0,
+               order: list[Case] | None = None) -> MutantResult:
     """Run the corpus on mutant ``name`` (a name, or the path of a mutant file of your own)
-    until its first unexpected failure, in :func:`run_order`.
+    until its first unexpected failure, in :func:`run_order` (``order``: that order of
+    ``cases``, worked out once by a caller that runs many mutants).
 
     One engine serves the whole order (a crashed or hung one is restarted by the session), so
     a mutant that passes the clause cover costs no second engine start."""
     session = Session(mutant_command(name), timeout=timeout)
     try:
-        for run, case in enumerate(run_order(cases), 1):
+        for run, case in enumerate(order if order is not None else run_order(cases), 1):
             result = session.run(case)
             if result.outcome in FAILING:
                 return MutantResult(name, bug, result, run)
@@ -108,11 +110,12 @@ def run_mutants(cases: list[Case], names: list[str] | None = None, jobs: int = 2
     if unknown:
         raise ValueError(f"unknown mutant(s): {', '.join(unknown)}")
     jobs = max(1, min(jobs, len(chosen)))
+    order = run_order(cases)
     if jobs == 1 or not can_fork():
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(lambda n: run_mutant(n, catalogue[n], cases), chosen))
+            return list(pool.map(lambda n: run_mutant(n, catalogue[n], cases, order=order), chosen))
     global _WORKER_CASES
-    _WORKER_CASES = cases            # inherited by the forked workers: never pickled
+    _WORKER_CASES = (cases, order)   # inherited by the forked workers: never pickled
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_start)
     try:
@@ -138,7 +141,7 @@ def run_mutants(cases: list[Case], names: list[str] | None = None, jobs: int = 2
 
 
 # -- in a forked worker ------------------------------------------------------------------------
-_WORKER_CASES: list[Case] | None = None
+_WORKER_CASES: tuple[list[Case], list[Case]] | None = None     # the corpus, and its run order
 
 
 def _worker_start() -> None:
@@ -158,9 +161,9 @@ def _worker_start() -> None:
 def _run_in_worker(name: str, bug: str) -> tuple[str, str, int | None, CaseResult | None, int]:
     """One mutant's run, sent back with its case as an index into the corpus (a case is
     large, and the parent holds it already)."""
-    cases = _WORKER_CASES
-    assert cases is not None
-    outcome = run_mutant(name, bug, cases)
+    assert _WORKER_CASES is not None
+    cases, order = _WORKER_CASES
+    outcome = run_mutant(name, bug, cases, order=order)
     result, index = outcome.caught_by, None
     if result is not None:
         index = next(i for i, case in enumerate(cases) if case is result.case)
