@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from reference_impl import Deal, Rules
+from reference_impl.state import new_game
 
 from .lockstep import Reference
 
@@ -218,22 +219,41 @@ def _special_deals(rules: Rules, reference: Reference, samples: int = SPECIAL_SA
     starts: dict[tuple, list[Deal]] = {}
     deals = [rules.random_deal(rng, 0) for _ in range(samples)] + _lopsided_deals(rules, rng)
     for deal in deals:
-        reference.handle({"type": "new_game", "dealer": 0})
-        reply = reference.handle({"type": "deal", **deal.to_json()})
-        start: tuple = ()
-        for _ in range(OPENING):
-            if not reply.get("ok"):
-                start += ("refused",)
-                break
-            state = reply["state"]
-            start += (state["phase"], tuple(sorted({_kind(a) for a in state["legal"]})))
-            if state["to_act"] is None or not state["legal"]:
-                break
-            move = "pass" if "pass" in state["legal"] else state["legal"][0]
-            reply = reference.handle({"type": "act", "seat": state["to_act"], "action": move})
-        starts.setdefault(start, []).append(deal)
+        starts.setdefault(_opening(reference, deal), []).append(deal)
     usual = max(starts, key=lambda k: len(starts[k]))
     return {start: deals for start, deals in starts.items() if start != usual}
+
+
+def _opening(reference: Reference, deal: Deal) -> tuple:
+    """How a hand starts after ``deal`` (for dealer 0) on the reference: the phase and the
+    kinds of move of its first few steps, everyone passing where they may (``refused``
+    where the reference refuses the deal or a move).
+
+    The reference's game is asked directly, as its ``new_game``, ``deal`` and ``act``
+    handlers ask it, reading only the three fields a reply's full state would be read for:
+    a table's policy looks at some two hundred deals, and building (then dropping) each
+    step's whole observation was most of the cost of making one."""
+    rules = reference.engine.rules
+    start: tuple = ()
+    try:
+        game = new_game(rules, 0)
+        if not game.is_chance_node():
+            return ("refused",)
+        game.deal(deal)
+    except Exception:  # noqa: BLE001 - refused (a rule, or a bug of the interpreter), as the handler's reply says
+        return ("refused",)
+    for _ in range(OPENING):
+        legal = game.legal_actions()
+        start += (game.phase, tuple(sorted({_kind(a) for a in legal})))
+        to_act = game.current_player()
+        if to_act is None or not legal:
+            break
+        try:
+            game.apply("pass" if "pass" in legal else legal[0], to_act)
+        except Exception:  # noqa: BLE001
+            start += ("refused",)
+            break
+    return start
 
 
 RANK_ORDER = "23456789TJQKA"
