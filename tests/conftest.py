@@ -1,4 +1,8 @@
-"""Run-wide reporting for the project's own tests.
+"""Run-wide settings and reporting for the project's own tests.
+
+What the whole run shares: the bytecode of every process kept outside the checkout, the rules
+site's builds started in the background as soon as a worker has collected a test that reads
+them (and those tests run last), the generated pages built once, and xdist's groups repaired.
 
 One line at the end of every run, even with ``-q``, when the EGN schema tests were skipped:
 they compare our EGN checks with EGN's own JSON Schema, which the project does not ship, so a
