@@ -17,7 +17,8 @@ from reference_impl import SpecError
 from reference_impl.rules import Rules
 
 from conformance.common.console import error, escape, plain, say
-from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, existing_path, output_file, readable_file
+from conformance.common.usage import (EXIT_FAILED, EXIT_OK, UsageError, existing_path, output_file, output_folder,
+                                      readable_file)
 
 
 FORMS = ("json", "egnb", "expanded-egnb")
@@ -55,17 +56,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the match's format (with --match): FIXED_GAMES (default), BEST_OF_N, PROGRESSIVE, ...")
     p.add_argument("--force", action="store_true", help="overwrite a file that differs")
     p.set_defaults(func=cmd_export)
-
-
-def _out_dir(text: str) -> Path:
-    path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise UsageError(f"-o {text} is a file, not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create the folder {text}: {exc.strerror or exc}") from None
-    return path
 
 
 def _write(path: Path, text: str | bytes, force: bool) -> str | None:
@@ -118,7 +108,7 @@ def _match_line(match: Any) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    out = _out_dir(args.out)
+    out = output_folder(args.out, "-o")
     failed = total = refused_matches = 0
     for file in args.files:
         match, reports = _reports(file)
@@ -174,7 +164,7 @@ def _write_case(out: Path, case: dict[str, Any], source: Path, force: bool) -> P
 
 # -- check -----------------------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace) -> int:
-    out = _out_dir(args.out) if args.out else None
+    out = output_folder(args.out, "-o") if args.out else None
     bad = total = refused_matches = 0
     for file in args.files:
         match, reports = _reports(file)
@@ -232,7 +222,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.match_format not in FORMATS:
         raise UsageError(f"--match-format {args.match_format}: one of {', '.join(FORMATS)}")
     match_path = egn_output(args.match) if args.match is not None else None
-    out = _out_dir(args.out) if args.out is not None else None
+    out = output_folder(args.out, "-o") if args.out is not None else None
     cases, problems = load_cases(list(args.paths))
     for problem in problems:
         error(str(problem))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -49,19 +48,6 @@ def engine_factory(args: argparse.Namespace) -> tuple[list[str], Callable[[], Ov
     except ValueError as exc:
         raise UsageError(f"--engine: {exc}") from None
     return argv, lambda: OverlappingEngine(argv, args.timeout, start_timeout=args.start_timeout)
-
-
-def output_dir(path: str) -> Path:
-    out = Path(path)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {path} is a file, not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create --out {path}: {exc.strerror or exc}") from None
-    if not os.access(out, os.W_OK):
-        raise UsageError(f"cannot write in --out {path}")
-    return out
 
 
 def report_divergence(divergence: Divergence, args: argparse.Namespace, variant: str, make_engine: Callable,

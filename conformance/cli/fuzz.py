@@ -27,9 +27,9 @@ from conformance.fuzzing.loop import Fuzzer, FuzzResult
 from conformance.fuzzing.options import describe
 from conformance.fuzzing.shrink import SHRINK_SECONDS
 from conformance.cli.engine_runs import (chosen_options, engine_arguments, engine_factory, json_report, option_flags,
-                                         output_dir, report_divergence, say_left)
-from conformance.common.usage import (EXIT_FAILED, EXIT_OK, write_atomically, parse_options, positive_int, seconds,
-                                      whole_number)
+                                         report_divergence, say_left)
+from conformance.common.usage import (EXIT_FAILED, EXIT_OK, output_folder, write_atomically, parse_options, positive_int,
+                                      seconds, whole_number)
 
 DIVERGENCES = 12            # kinds of divergence a fuzz run collects (each is then shrunk) before it stops
 
@@ -78,7 +78,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         from conformance.cli.fuzz_views import cmd_fuzz_views
         return cmd_fuzz_views(args)
     argv, make_engine = engine_factory(args)
-    out = output_dir(args.out)
+    out = output_folder(args.out, "--out")
     report = json_report(args.json, "fuzz")
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands if args.hands or args.time else 1000

@@ -10,12 +10,12 @@ from typing import Any
 
 from reference_impl.resolve import resolve
 
-from conformance.cli.engine_runs import chosen_options, output_dir
+from conformance.cli.engine_runs import chosen_options
 from conformance.common.console import error, plain, say, warn
 from conformance.runner.engine_process import EngineFailure, EngineProcess, engine_command
 from conformance.fuzzing.options import describe
 from conformance.fuzzing.views import ViewFuzzer, write_finding
-from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, parse_options
+from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, output_folder, parse_options
 
 
 def cmd_fuzz_views(args: argparse.Namespace) -> int:
@@ -23,7 +23,7 @@ def cmd_fuzz_views(args: argparse.Namespace) -> int:
         argv = engine_command(args.engine)
     except ValueError as exc:
         raise UsageError(f"--engine: {exc}") from None
-    out = output_dir(args.out)
+    out = output_folder(args.out, "--out")
     report = output_file(args.json, "the JSON report") if args.json else None
     table = resolve(args.variant, parse_options(args.option))
     hands = args.hands or 200

@@ -16,9 +16,9 @@ from rich.table import Table
 from reference_impl.resolve import resolve
 
 from conformance.cli.engine_runs import (chosen_options, confirm_case, engine_arguments, engine_factory, json_report,
-                                         option_flags, output_dir, report_divergence, say_left)
+                                         option_flags, report_divergence, say_left)
 from conformance.common.console import console, error, escape, plain, warn
-from conformance.common.usage import (EXIT_FAILED, EXIT_OK, UsageError, parse_options, positive_int, seconds,
+from conformance.common.usage import (EXIT_FAILED, EXIT_OK, UsageError, output_folder, parse_options, positive_int, seconds,
                                       whole_number, write_atomically)
 from conformance.runner.engine_process import EngineFailure, left_behind_total
 from conformance.fuzzing.identify import Identification, Identifier
@@ -49,7 +49,7 @@ def add_parser(sub: Any) -> None:
 
 def cmd_identify(args: argparse.Namespace) -> int:
     argv, make_engine = engine_factory(args)
-    out = output_dir(args.out)
+    out = output_folder(args.out, "--out")
     report = json_report(args.json, "identify")
     if args.option and not args.variant:
         raise UsageError("--option needs --variant: the options are those of the one table sent")

@@ -97,6 +97,21 @@ def output_file(path: str, what: str) -> Path:
     return target
 
 
+def output_folder(path: str, what: str) -> Path:
+    """A folder the command will write files into (``what``: the option that names it): made
+    if missing, and writable now, before a long run, not found unwritable at its end."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{what} {path} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create {what} {path}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write in {what} {path}")
+    return folder
+
+
 def invalidate(path: Path) -> None:
     """Empty an output file at the start of a run (it was just found writable): a run that
     is stopped before writing it must not leave the previous run's verdict in its place."""
