@@ -14,6 +14,7 @@ of it. ``euchre-spec cache clear`` empties it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -27,6 +28,19 @@ from .quick_json import quick_dumps
 MAX_ENTRY = 4 * 1024 * 1024          # bytes: an answer larger than this is not worth keeping
 MAX_TOTAL = 200 * 1024 * 1024        # bytes: the whole cache
 PRUNE_EVERY = 200                    # writes before a process's size check, on average
+
+
+def source_digest(*folders: Path) -> str:
+    """The SHA-256 of the code in ``folders`` (packages: their source, and their compiled
+    modules where installed so), each file named by its path from its package's parent: a
+    key that holds it is never read by another version of the code, even in a checkout
+    whose version number has not moved."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".so", ".pyd") and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(folder.parent).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def cache_root() -> Path | None:

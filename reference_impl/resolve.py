@@ -164,15 +164,8 @@ def _merged_text(chain: tuple[Located, ...]) -> str:
 
 @lru_cache(maxsize=None)
 def _code_digest() -> str:
-    """The SHA-256 of the interpreter package's own files, its subpackages' included (source,
-    and compiled modules where installed so): a resolution cached by one version of the code
-    is never read by another, even in a checkout whose version number has not moved."""
-    digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".so", ".pyd") and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    """The digest of the interpreter's own code, subpackages included (cache.source_digest)."""
+    return cache.source_digest(Path(__file__).resolve().parent)
 
 
 def _resolution_key(merged_text: str, options: Mapping[str, Any]) -> str | None:

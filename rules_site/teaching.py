@@ -339,15 +339,10 @@ SEED_CACHE = "teaching-seed"
 
 @lru_cache(maxsize=None)
 def _code_digest() -> str:
-    """The SHA-256 of the code a teaching hand is chosen with (this package's, the
+    """The digest of the code a teaching hand is chosen with (this package's, the
     interpreter's and the suite's modules, whose generator deals the hand)."""
-    digest = hashlib.sha256()
-    for package in ("rules_site", "reference_impl", "conformance"):
-        folder = Path(importlib.import_module(package).__file__).resolve().parent
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".so", ".pyd"):
-                digest.update(path.relative_to(folder.parent).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    return cache.source_digest(*(Path(importlib.import_module(package).__file__).resolve().parent
+                                 for package in ("rules_site", "reference_impl", "conformance")))
 
 
 def _seed_key(resolved: ResolvedTable) -> str:
