@@ -186,6 +186,15 @@ def surely_valid(name: str, document: Any) -> bool:
     return _surely_valid(name, document)
 
 
+def document_errors(name: str, document: Any) -> list[ValidationError]:
+    """Every error of ``document`` (parsed JSON) against ``spec/schema/<name>``, by path: none
+    where the quick validator finds it surely valid, else the Python validator's words. The
+    quick one reads a tuple as an array, so it is for parsed JSON only."""
+    if surely_valid(name, document):
+        return []
+    return sorted(validator(name).iter_errors(document), key=lambda e: list(e.absolute_path))
+
+
 def shown(value: Any) -> str:
     """A value as a table's author wrote it: YAML's ``true``/``null``, text in quotes, short."""
     if isinstance(value, str):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from reference_impl.schemas import surely_valid, validator
+from reference_impl.schemas import document_errors
 
 from conformance.cases import Case
 from conformance.runner.cited_clause import ClauseTracer, Point
@@ -207,8 +207,7 @@ class CasePlayer:
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply's state lacks {', '.join(missing)}"), "error")
         if self.strict_replies or schema not in self._validated:
             name = f"protocol/{schema}.schema.json"
-            errors = [] if surely_valid(name, reply) else \
-                sorted(validator(name).iter_errors(reply), key=lambda e: list(e.absolute_path))
+            errors = document_errors(name, reply)
             if errors:
                 path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply is not valid: ${path}: {errors[0].message}"), "error")
