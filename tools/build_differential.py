@@ -23,7 +23,7 @@ compares what each says:
 
 Usage, from the venv of the installed wheel, in a folder outside the checkout::
 
-    python /path/to/checkout/tools/build_differential.py [--games N] [--root CHECKOUT]
+    python /path/to/checkout/tools/build_differential.py [--games N] [--root CHECKOUT] [--records DIR]
 
 The installed side runs in this interpreter as it is; the source side runs in a child with
 ``PYTHONPATH`` set to the checkout (so ``reference_impl`` is imported from its ``.py``
@@ -115,19 +115,13 @@ def corpus_records() -> Iterator[tuple[str, str, Any]]:
 
 def mutant_records(names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
     from conformance.cases import load_cases, load_corpus_meta
-    from conformance.corpus_tools.mutation import mutants, run_mutant
+    from conformance.corpus_tools.mutation import mutants, run_mutant, run_order
 
     cases, _ = load_cases(tags=load_corpus_meta().tags)
+    order = run_order(cases)
     catalogue = mutants()
     for name in names if names is not None else list(catalogue):
-        result = run_mutant(name, catalogue[name], cases)
-        by = result.caught_by
-        failure = by.failure if by is not None else None
-        yield "mutants", name, {"status": result.status, "case": by.case.id if by else None,
-                                "outcome": by.outcome if by else None,
-                                "field": failure.field if failure else None,
-                                "clause": (failure.clause or {}).get("id") if failure else None,
-                                "internal_error": failure.internal_error if failure else None}
+        yield "mutants", name, run_mutant(name, catalogue[name], cases, order=order).record()
 
 
 def cited_records() -> Iterator[tuple[str, str, Any]]:
@@ -274,21 +268,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", default="corpus,games,conditions,cited,mutants")
     parser.add_argument("--mutant", action="append", help="only these mutants (repeatable; default all)")
     parser.add_argument("--side", action="store_true", help="print this build's records (internal)")
+    parser.add_argument("--records", type=Path, help="keep each side's records in this folder "
+                        "(installed.jsonl, source.jsonl: tools/mutant_gate.py judges their mutants)")
     parser.add_argument("--require-compiled", action="store_true",
                         help="fail unless this interpreter imports the compiled build")
     args = parser.parse_args(argv)
     if args.side:
         return side(args)
-    forwarded = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--require-compiled"]
+    given = argv if argv is not None else sys.argv[1:]
+    forwarded = [a for i, a in enumerate(given) if a not in ("--require-compiled", "--records")
+                 and not a.startswith("--records=") and (i == 0 or given[i - 1] != "--records")]
     command = [sys.executable, str(Path(__file__).resolve()), "--side", *forwarded]
-    with tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as scratch:
+        work = args.records.resolve() if args.records else Path(scratch)
+        work.mkdir(parents=True, exist_ok=True)
         outputs = {}
         processes = {}
         for name, extra in (("installed", {}), ("source", {"PYTHONPATH": str(args.root.resolve())})):
             env = {**os.environ, **extra}
             if name == "installed":
                 env.pop("PYTHONPATH", None)
-            outputs[name] = Path(work) / f"{name}.jsonl"
+            outputs[name] = work / f"{name}.jsonl"
             processes[name] = subprocess.Popen(command, cwd=work, env=env, stdout=open(outputs[name], "w"))
         failed = [name for name, process in processes.items() if process.wait() != 0]
         if failed:

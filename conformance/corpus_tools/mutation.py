@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from conformance.cases import Case
 from conformance.mutants import mutant_bugs
@@ -43,6 +44,17 @@ class MutantResult:
     @property
     def caught(self) -> bool:
         return self.status == "caught"
+
+    def record(self) -> dict[str, Any]:
+        """What the run came to, as plain JSON data: what tools/build_differential.py compares
+        between two builds and tools/mutant_gate.py judges, from either build's records."""
+        by = self.caught_by
+        failure = by.failure if by is not None else None
+        return {"status": self.status, "case": by.case.id if by else None,
+                "outcome": by.outcome if by else None,
+                "field": failure.field if failure else None,
+                "clause": (failure.clause or {}).get("id") if failure else None,
+                "internal_error": failure.internal_error if failure else None}
 
 
 def mutants() -> dict[str, str]:
