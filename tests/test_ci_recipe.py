@@ -47,6 +47,7 @@ def fresh_env(**extra: str) -> dict[str, str]:
             "EUCHRE_SPEC_PROGRESS_EVERY": "0", **extra}
 
 
+@pytest.mark.install
 @pytest.mark.timeout(900)   # a hang guard with room for a loaded machine: its CPU times five exceeded the suite's 300 s
 def test_the_readme_install_from_a_checkout_works_as_written(tmp_path):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -72,6 +73,7 @@ def test_the_readme_install_from_a_checkout_works_as_written(tmp_path):
     assert re.search(r"^ran \d+ of \d+ euchre cases \(100%\)$", done.stdout, re.M), done.stdout[-2000:]
 
 
+@pytest.mark.install
 @pytest.mark.timeout(900)   # a hang guard with room for a loaded machine: its CPU times five exceeded the suite's 300 s
 def test_the_wheel_of_the_ci_page_builds_and_the_recipe_installs_it(tmp_path):
     copy_of_the_checkout(tmp_path / "euchre-spec")
@@ -132,6 +134,22 @@ def test_the_recipe_fails_only_on_new_failures(tmp_path):
     # a baselined case that now passes is a warning naming the line to delete
     done = run_recipe(tmp_path, "reference", "--case made-three-tricks")
     assert done.returncode == 0 and "delete these lines" in done.stderr and "made-three-tricks" in done.stderr
+
+
+def test_ci_runs_the_install_tests_the_test_command_leaves_out():
+    """The two installs above take about 50 s of CPU; the test command deselects them
+    (pyproject.toml) and .ci/run runs them right after it, so CI still runs every test."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert options["addopts"].endswith('-m "not install"') and any(m.startswith("install:") for m in options["markers"])
+    ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    tests = next(i for i, line in enumerate(ci) if line.startswith("timeout -k 30 1800 .venv/bin/python -m pytest -q ||"))
+    assert ci[tests + 1].startswith("timeout -k 30 900 .venv/bin/python -m pytest -q -m install ||"), ci[tests:tests + 2]
+    marked = [name for name, test in globals().items() if name.startswith("test_")
+              and any(mark.name == "install" for mark in getattr(test, "pytestmark", []))]
+    assert sorted(marked) == ["test_the_readme_install_from_a_checkout_works_as_written",
+                              "test_the_wheel_of_the_ci_page_builds_and_the_recipe_installs_it"]
 
 
 def test_the_release_workflow_publishes_a_tag_by_trusted_publishing():
