@@ -15,6 +15,7 @@ from pathlib import Path
 
 from conformance import CORPUS_DIR
 from conformance.corpus_tools.stamp import current_identity
+from conformance.reference_engine import ReferenceEngine
 from conformance.runner.results import FAILING
 from reference_impl.catalog import schema_dir, spec_root
 from reference_impl.errors import SpecError
@@ -54,9 +55,9 @@ class Site:
     teaching: dict[str, TeachingHand | None] = field(default_factory=dict)   # variant id -> its teaching hand
 
 
-def _replay(case: SiteCase, resolver) -> Replay:
+def _replay(case: SiteCase, resolver, engine: ReferenceEngine) -> Replay:
     try:
-        return replay(case, resolver)
+        return replay(case, resolver, engine)
     except SpecError as exc:
         return Replay({}, problem="; ".join(p.message for p in exc.problems))
 
@@ -113,7 +114,8 @@ def build_site(docs_dir: Path, corpus_dir: Path = CORPUS_DIR, reports_dir: Path 
         if key not in resolved:
             resolved[key] = resolve(variant, options)
         return resolved[key]
-    replays = {case.id: _replay(case, resolver) for case in cases if case.id in site.paged}
+    engine = ReferenceEngine()
+    replays = {case.id: _replay(case, resolver, engine) for case in cases if case.id in site.paged}
     site.timings["corpus"] = time.perf_counter() - clock
     files_of = {c.id: c.rel for c in cases}
 

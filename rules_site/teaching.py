@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from conformance.reference_engine import ReferenceEngine
 from reference_impl import cache
 from reference_impl.resolve import ResolvedTable, canonical_json
 from reference_impl.rules import Rules
@@ -389,6 +390,7 @@ def _search(resolved: ResolvedTable, rules: Rules, seeds: Iterable[int]) -> _Fou
     words = Notation(table)
     best: TeachingHand | None = None
     chosen = 0
+    engine = ReferenceEngine()          # one for every seed tried: the table is checked once
     for seed in seeds:
         try:
             hand = play_hand(rules, seed)
@@ -402,7 +404,7 @@ def _search(resolved: ResolvedTable, rules: Rules, seeds: Iterable[int]) -> _Fou
                         tags=["teaching"], setup={"dealer": dealer},
                         hands=[{"deal": hand["deal"], "steps": steps, "expect": hand["expect"]}],
                         expect={}, file="", line=None, data={})
-        rep = replay(case, lambda variant, options: resolved)
+        rep = replay(case, lambda variant, options: resolved, engine)
         story = _story({"steps": steps}, rep, rules)
         if best is None or story > best.story:
             best = TeachingHand(case, rep, "", story)
@@ -412,7 +414,7 @@ def _search(resolved: ResolvedTable, rules: Rules, seeds: Iterable[int]) -> _Fou
     if best is None or best.story < (True,):
         return None
     _winning_notes(best.case, best.replay, words, rules)
-    best.replay = replay(best.case, lambda variant, options: resolved)
+    best.replay = replay(best.case, lambda variant, options: resolved, engine)
     best.title = _title(best.replay, words, table)
     best.case.title = best.title
     return _Found(chosen, best)
