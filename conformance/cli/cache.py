@@ -23,9 +23,8 @@ def cmd_cache(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``cache`` command and its options."""
-    cache = sub.add_parser("cache", help="the on-disk cache of parsed and validated files")
+def add_arguments(cache: argparse.ArgumentParser) -> None:
+    """The ``cache`` command's options, and the function it runs."""
     cache_sub = cache.add_subparsers(dest="cache_command", required=True, metavar="ACTION")
     cache_sub.add_parser("info", help="where the cache is and how large").set_defaults(func=cmd_cache)
     cache_sub.add_parser("clear", help="empty the cache").set_defaults(func=cmd_cache)

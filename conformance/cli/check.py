@@ -33,7 +33,6 @@ from conformance.common.console import error, plain, warn
 from conformance.runner.containment import available as contained
 from conformance.runner.engine_process import (EngineFailure, EngineProcess, engine_command, kill_all,
                                                left_behind_total)
-from conformance.corpus_tools.generated_check import generated_cases, write_failed
 from conformance.reports.jsonl import footer, header
 from conformance.reports.reporters import (ConsoleSummary, JsonlReporter, JunitReporter, ProgressReporter, Reporter,
                                           RunEnd, Subscribers, TapReporter)
@@ -91,6 +90,7 @@ def start_problem(argv: list[str]) -> str | None:
 
 def generated_for_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[Case, str]]:
     """``--generate N``: the engine's hello, read once, and N cases made for what it declares."""
+    from conformance.corpus_tools.generated_check import generated_cases     # the generator: --generate alone needs it
     engine = EngineProcess(argv, timeout=args.timeout, start_timeout=args.start_timeout)
     try:
         hello = engine.start()
@@ -208,6 +208,7 @@ def run_check(args: argparse.Namespace) -> int:
         exit_code = EXIT_INTERNAL        # a bug of ours touched these verdicts' reports: never a quiet pass
     if generated:
         failed = {r.case.id for r in results if r.outcome in FAILING}
+        from conformance.corpus_tools.generated_check import write_failed
         written = write_failed(generated, failed, Path(args.generated_out))
         plain(f"generated for the engine's declaration: {len(generated)} case(s), {len(written)} failing"
               + (f", written to {args.generated_out} (run them again with --corpus {args.generated_out})" if written else ""))
@@ -234,11 +235,10 @@ def _interrupted_before_start(interrupt: KeyboardInterrupt, argv: list[str], rep
     outputs.end(RunEnd([], footer([], 0.0, 130, [reason], None), "", interrupted=reason))
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``check`` command and its options."""
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``check`` command's options, and the function it runs."""
     # a short usage line: a mistake is one line of usage and one of error, whatever options check grows
-    p = sub.add_parser("check", help="check an engine against the corpus",
-                       usage="euchre-spec check --engine CMD [options] (euchre-spec check -h lists them)")
+    p.usage = "euchre-spec check --engine CMD [options] (euchre-spec check -h lists them)"
     p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line (run without a shell), or 'reference'")
     p.add_argument("--variant", help="only cases of this variant")
     p.add_argument("--case", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")

@@ -231,8 +231,7 @@ def cmd_stamp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    corpus = sub.add_parser("corpus", help="generate, lint, count and export the corpus")
+def add_arguments(corpus: argparse.ArgumentParser) -> None:
     actions = corpus.add_subparsers(dest="corpus_command", required=True, metavar="ACTION")
     p = actions.add_parser("generate", help="write generated cases (seeded random deals and play) under conformance/corpus/generated")
     p.add_argument("--variant", action="append", help="variant(s) to generate for (default: every variant)")

@@ -25,8 +25,7 @@ FORMS = ("json", "egnb", "expanded-egnb")
 SUFFIXES = {"json": ".egn", "egnb": ".egnb", "expanded-egnb": ".expanded.egnb"}
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    egn = sub.add_parser("egn", help="EGN game records: import them as cases, check them, export games as EGN")
+def add_arguments(egn: argparse.ArgumentParser) -> None:
     actions = egn.add_subparsers(dest="egn_command", required=True, metavar="ACTION")
     files_help = "EGN records (.egn JSON, .egnb binary, any version from 1.0) or match files (.emn)"
 

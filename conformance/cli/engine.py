@@ -10,7 +10,6 @@ def cmd_engine(args: argparse.Namespace) -> int:
     return serve()
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``engine`` command and its options."""
-    p = sub.add_parser("engine", help="run the reference engine on stdin/stdout (the JSON Lines protocol)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``engine`` command's options, and the function it runs."""
     p.set_defaults(func=cmd_engine)

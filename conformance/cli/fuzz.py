@@ -44,9 +44,8 @@ def fraction(text: str) -> float:
     return value
 
 
-def add_parser(sub: Any) -> None:
-    """The ``fuzz`` command and its options."""
-    p = sub.add_parser("fuzz", help="random games on an engine beside the reference; each kind of divergence shrunk to a case")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``fuzz`` command's options, and the function it runs."""
     engine_arguments(p)
     p.add_argument("--variant", default="euchre", help="variant id or path to a table (default %(default)s)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="set an option (repeatable)")

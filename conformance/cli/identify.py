@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Callable
+from typing import Callable
 
 from rich.table import Table
 
@@ -26,9 +26,8 @@ from conformance.fuzzing.lockstep import OverlappingEngine, SetupError
 from conformance.fuzzing.options import describe, show
 
 
-def add_parser(sub: Any) -> None:
-    """The ``identify`` command and its options."""
-    p = sub.add_parser("identify", help="the option values (house rules) an engine really plays, and what deviates")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``identify`` command's options, and the function it runs."""
     engine_arguments(p)
     p.add_argument("--variant", help="variant id (default: every variant the engine declares)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",

@@ -53,9 +53,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     return EXIT_FAILED if missed else EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``mutants`` command and its options."""
-    p = sub.add_parser("mutants", help="run the corpus against every mutant engine (conformance/mutants); each must be caught")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``mutants`` command's options, and the function it runs."""
     p.add_argument("--only", action="append", metavar="GLOB", help="only mutants whose name matches (repeatable)")
     p.add_argument("-j", "--jobs", type=positive_int, default=2, metavar="N", help="mutants run in parallel")
     p.add_argument("--corpus", action="append", metavar="PATH", type=existing_path,

@@ -102,9 +102,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_FAILED if summary.endless else EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``play`` command and its options."""
-    p = sub.add_parser("play", help="random legal self-play: a transcript of one game, or a summary of many")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``play`` command's options, and the function it runs."""
     p.add_argument("variant", help="variant id or path to a table")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="set an option (repeatable)")
     p.add_argument("--seed", type=whole_number, default=0)

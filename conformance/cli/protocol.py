@@ -19,8 +19,7 @@ def cmd_protocol(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``protocol`` command and its options."""
-    p = sub.add_parser("protocol", help="print the engine protocol page of this version (Markdown)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``protocol`` command's options, and the function it runs."""
     p.add_argument("--path", action="store_true", help="print where the page is installed instead")
     p.set_defaults(func=cmd_protocol)

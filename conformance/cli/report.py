@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from conformance.common.console import error, plain
 from conformance.common.usage import EXIT_FAILED, EXIT_OK, UsageError, output_file, readable_file, write_atomically
@@ -32,9 +31,8 @@ from conformance.reports.history import history_rows
 from conformance.reports.summary import summary_markdown
 
 
-def add_parser(sub: Any) -> None:
-    """The ``report`` command: ``diff | badge | summary | history``."""
-    report = sub.add_parser("report", help="compare reports (diff), draw a badge, write a Markdown summary, list an engine's history")
+def add_arguments(report: argparse.ArgumentParser) -> None:
+    """The ``report`` command's actions: ``diff | badge | summary | history``."""
     actions = report.add_subparsers(dest="report_command", required=True, metavar="ACTION")
 
     p = actions.add_parser("diff", help="regressed, fixed and new cases between two reports, by clause; exit 1 on a regression")

@@ -31,9 +31,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``schema`` command and its options."""
-    p = sub.add_parser("schema", help="print a JSON Schema (variant, case, protocol/<message>), for editors")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``schema`` command's options, and the function it runs."""
     p.add_argument("name", nargs="?", default="variant", metavar="NAME", help="variant (default), case or protocol/<message>")
     p.add_argument("--path", action="store_true", help="print where the schema is installed instead")
     p.set_defaults(func=cmd_schema)

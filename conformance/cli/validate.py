@@ -39,8 +39,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``validate`` command and its options."""
-    p = sub.add_parser("validate", help="check rule tables (files or folders) against the schema and the semantic rules")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``validate`` command's options, and the function it runs."""
     p.add_argument("paths", nargs="+", metavar="PATH", type=existing_path)
     p.set_defaults(func=cmd_validate)

@@ -54,9 +54,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``variants`` command and its options."""
-    p = sub.add_parser("variants", help="list the variants with a one-line summary; with NAME, its options explained")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``variants`` command's options, and the function it runs."""
     p.add_argument("name", nargs="?", metavar="NAME", help="a variant: its options, values, meanings and sources")
     p.add_argument("option_key", nargs="?", metavar="OPTION", help="one option of it, each value in detail")
     p.set_defaults(func=cmd_variants)
