@@ -84,6 +84,22 @@ def test_the_gate_runs_mutants_and_fails_when_a_first_failure_cites_another_rule
     assert gate.main(["--records", str(side), "--expected", str(tmp_path / "wrong.yaml"), *only]) == 1
 
 
+def test_unreadable_records_or_rules_are_a_clear_error_not_a_verdict(tmp_path, capsys):
+    gate = gate_tool()
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text('["build", "", "compiled"]\nnot json\n')
+    no_breaks = tmp_path / "no-breaks.yaml"
+    no_breaks.write_text("breaks: [bowers-swapped]\n")
+    assert gate.main(["--records", str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl" in capsys.readouterr().err
+    assert gate.main(["--records", str(garbled)]) == 2
+    assert "garbled.jsonl, line 2: not a record of tools/build_differential.py" in capsys.readouterr().err
+    readable = tmp_path / "readable.jsonl"
+    readable.write_text('["build", "", "compiled"]\n')
+    assert gate.main(["--records", str(readable), "--expected", str(no_breaks)]) == 2
+    assert "has no `breaks:` mapping" in capsys.readouterr().err
+
+
 def test_ci_runs_the_gate_on_the_records_of_the_installed_build():
     """.ci/check-wheel keeps the build differential's records and judges its installed side:
     the mutants run once, in the compiled build."""

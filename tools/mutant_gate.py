@@ -12,7 +12,8 @@ two at a time, in whatever build imports here (a developer's check, about a minu
 
     python tools/mutant_gate.py [--records installed.jsonl] [--only NAME ...] [--expected FILE]
 
-Exit status 0 when every mutant passes the gate, 1 with one line per problem otherwise.
+Exit status 0 when every mutant passes the gate, 1 with one line per problem otherwise, 2 when
+the records or the list of rules cannot be read.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def read_records(path: Path) -> dict[str, dict[str, Any]]:
         try:
             part, key, value = json.loads(line)
         except (ValueError, TypeError) as exc:
-            raise SystemExit(f"{path}:{number}: not a record of tools/build_differential.py ({exc})") from None
+            raise OSError(f"{path}, line {number}: not a record of tools/build_differential.py ({exc})") from None
         if part == "mutants":
             records[key] = value
     return records
@@ -82,9 +83,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expected", type=Path, default=DEFAULT_EXPECTED,
                         help="the rule each mutant breaks (default: tests/mutant_clauses.yaml)")
     args = parser.parse_args(argv)
-    expected = yaml.safe_load(args.expected.read_text(encoding="utf-8"))
+    try:
+        expected = yaml.safe_load(args.expected.read_text(encoding="utf-8"))
+        records = read_records(args.records) if args.records else None
+    except (OSError, yaml.YAMLError) as exc:
+        print(f"mutant gate: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(expected, dict) or not isinstance(expected.get("breaks"), dict):
+        print(f"mutant gate: {args.expected} has no `breaks:` mapping of mutant to rules", file=sys.stderr)
+        return 2
     catalogue = args.only or list(mutants())
-    records = read_records(args.records) if args.records else run_records(catalogue)
+    if records is None:
+        records = run_records(catalogue)
     if args.only:
         records = {name: record for name, record in records.items() if name in args.only}
     problems = judge(records, expected, catalogue)
