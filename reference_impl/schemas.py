@@ -195,6 +195,16 @@ def document_errors(name: str, document: Any) -> list[ValidationError]:
     return sorted(validator(name).iter_errors(document), key=lambda e: list(e.absolute_path))
 
 
+def first_error(name: str, document: Any) -> str | None:
+    """The first error of :func:`document_errors` as a reply check says it, ``$path: message``
+    (``$.state.hands[2]``), or None when ``document`` is valid."""
+    errors = document_errors(name, document)
+    if not errors:
+        return None
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
+    return f"${path}: {errors[0].message}"
+
+
 def shown(value: Any) -> str:
     """A value as a table's author wrote it: YAML's ``true``/``null``, text in quotes, short."""
     if isinstance(value, str):

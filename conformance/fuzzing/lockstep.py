@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from reference_impl import ActionError
 from reference_impl.resolve import ResolvedTable
-from reference_impl.schemas import validator
+from reference_impl.schemas import first_error
 
 from ..cases import Case
 from conformance.runner.engine_process import EngineFailure, EngineProcess
@@ -196,8 +196,7 @@ class Lockstep:
     def _schema_check(self, reply: dict[str, Any]) -> list[Difference]:
         """The first state reply is validated against its schema, as the runner does."""
         self._validated = True
-        errors = sorted(validator(STATE_REPLY).iter_errors(reply), key=lambda e: list(e.absolute_path))
-        if not errors:
+        problem = first_error(STATE_REPLY, reply)
+        if problem is None:
             return []
-        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
-        return [Difference("reply", "a reply valid against state-reply.schema.json", f"${path}: {errors[0].message}")]
+        return [Difference("reply", "a reply valid against state-reply.schema.json", problem)]

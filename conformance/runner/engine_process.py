@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from reference_impl.quick_json import NOT_READ, quick_dumps, quick_loads
-from reference_impl.schemas import document_errors
+from reference_impl.schemas import first_error
 
 from conformance import PROTOCOL_SEMVER, PROTOCOL_VERSION, __version__
 from conformance.runner import containment
@@ -317,10 +317,9 @@ class EngineProcess:
         protocol = reply.get("protocol")
         if type(protocol) is int and protocol != PROTOCOL_VERSION:
             raise EngineGarbled(f"engine speaks protocol {protocol!r}; this runner speaks {PROTOCOL_VERSION}")
-        errors = document_errors("protocol/hello-reply.schema.json", reply)     # the quick validator first
-        if errors:
-            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
-            raise EngineGarbled(f"the hello reply is not valid: ${path}: {errors[0].message}")
+        problem = first_error("protocol/hello-reply.schema.json", reply)     # the quick validator first
+        if problem:
+            raise EngineGarbled(f"the hello reply is not valid: {problem}")
         self.hello = reply
         return reply
 

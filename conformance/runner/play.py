@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from reference_impl.schemas import document_errors
+from reference_impl.schemas import first_error
 
 from conformance.cases import Case
 from conformance.runner.cited_clause import ClauseTracer, Point
@@ -206,11 +206,9 @@ class CasePlayer:
                 missing = [k for k in OBSERVATION_REQUIRED if not isinstance(state, dict) or k not in state]
                 raise CaseFailed(Failure(where=where, message=f"the {kind} reply's state lacks {', '.join(missing)}"), "error")
         if self.strict_replies or schema not in self._validated:
-            name = f"protocol/{schema}.schema.json"
-            errors = document_errors(name, reply)
-            if errors:
-                path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
-                raise CaseFailed(Failure(where=where, message=f"the {kind} reply is not valid: ${path}: {errors[0].message}"), "error")
+            problem = first_error(f"protocol/{schema}.schema.json", reply)
+            if problem:
+                raise CaseFailed(Failure(where=where, message=f"the {kind} reply is not valid: {problem}"), "error")
             self._validated.add(schema)
         if isinstance(reply.get("state"), dict):
             self._check_consistent(reply["state"], where)
