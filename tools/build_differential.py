@@ -275,9 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.side:
         return side(args)
-    given = argv if argv is not None else sys.argv[1:]
-    forwarded = [a for i, a in enumerate(given) if a not in ("--require-compiled", "--records")
-                 and not a.startswith("--records=") and (i == 0 or given[i - 1] != "--records")]
+    # what a side makes (the checks of the whole, --records and --require-compiled, stay here)
+    forwarded = ["--games", str(args.games), "--tables", str(args.tables), "--parts", args.parts,
+                 *(arg for name in args.mutant or [] for arg in ("--mutant", name))]
     command = [sys.executable, str(Path(__file__).resolve()), "--side", *forwarded]
     with tempfile.TemporaryDirectory() as scratch:
         work = args.records.resolve() if args.records else Path(scratch)
