@@ -167,7 +167,7 @@ def choose(rules: Rules, state: State, rng: random.Random) -> str:
             tricks_hoped = points / 1.6 * rules.hand_size / max(rules.hand_size, 1)
             if bid.min_tricks <= max(tricks_hoped, 0) and (best is None or bid.value < best[0]):
                 best = (bid.value, action)
-        if best is not None and (points_ok := True):
+        if best is not None:
             return best[1]
         if "pass" not in legal:
             return bids[0]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import filecmp
 import json
 import re
-from pathlib import Path
 
 from site_support import BUILT_SITE, ROOT, built_site, html_ids, untested_site  # noqa: F401 (fixtures)
 

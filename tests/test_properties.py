@@ -14,7 +14,6 @@ import oracle
 from support import option_strategy
 from reference_impl import load_rules, new_game
 from reference_impl.catalog import variant_ids
-from reference_impl.resolve import resolve
 from reference_impl.selfplay import random_action
 
 VARIANTS = variant_ids()

@@ -7,7 +7,6 @@ Each kind of defect is planted once in a page of its own, to show that the check
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
